@@ -1,0 +1,339 @@
+/**
+ * Reducer for `agent-tool-event` frames: child (sub-agent) runs, grouped by the tool call that spawned them
+ * (reference §5).
+ *
+ * ## Dedupe rule
+ * The official client drops any frame whose `(parentToolCallId, runId, sequence)` it has seen. On the real
+ * server (agents 0.32) that key is not unique: progress and milestone chunks are not written to the child's
+ * chunk store and reuse the sequence of the next stored chunk (one sequence was seen four times: two progress
+ * frames, a milestone and a tool output), so the official rule drops the second progress, the milestone and the
+ * tool output. Connect-time replay, in turn, numbers only stored chunks and carries no progress at all. So:
+ *
+ * - Stored chunks (every chunk except `data-agent-progress` / `data-agent-milestone`) carry their index in the
+ *   child's chunk store, live and replayed alike. Per run we keep the highest index applied and apply a stored
+ *   chunk only when its sequence is above it. Replays and duplicated frames therefore never double text, and a
+ *   chunk is never lost to a progress frame that shared its number.
+ * - Progress chunks are never deduped by sequence. Latest wins, except that one carrying a lower sequence than
+ *   the progress already shown (a late or replayed frame) is dropped, and an exact repeat of a progress chunk id
+ *   is dropped; so the bar never moves backwards.
+ * - Milestones are deduped by the milestone's own `data.sequence`, kept sorted; only a milestone newer than all
+ *   seen moves the progress snapshot, so a late replay never rolls it back. They are kept in `milestones`, not
+ *   in `parts`: replay cannot carry them, and a run must look the same whether it was watched live or replayed.
+ * - Lifecycle events are guarded by kind, not sequence (detached terminals use `Date.now()` as sequence):
+ *   `started` creates a run and is ignored once the run is terminal; `finished`, `error` and `aborted` are
+ *   final and the first one wins; `interrupted` is a soft seal that any later terminal replaces.
+ * - Frames for a run whose `started` was never seen are ignored without being remembered, so a later replay
+ *   (which always begins with `started`) can still deliver them.
+ */
+import type { UIMessageChunk } from "ai";
+import { applyChunkToParts, createPartContext, type Part, type PartContext } from "./chunk-applier.ts";
+import type { AgentToolDisplay, AgentToolEventFrame, AgentToolInterruptReason } from "./frames.ts";
+import { parseChunkBody } from "./parse.ts";
+
+/** Lifecycle status of a child run. */
+export type AgentToolRunStatus = "running" | "completed" | "error" | "aborted" | "interrupted";
+
+/** The latest progress of a run. `at` is the client's receive time, or the server time of a milestone. */
+export interface AgentToolRunProgress {
+  fraction?: number;
+  message?: string;
+  phase?: string;
+  data?: unknown;
+  /** Set when the snapshot came from a milestone. */
+  milestone?: string;
+  at: number;
+}
+
+/** A milestone a run reached. `sequence` is the child's own milestone ordinal; `at` is server time. */
+export interface AgentToolMilestone {
+  name: string;
+  sequence: number;
+  at: number;
+  fraction?: number;
+  message?: string;
+  phase?: string;
+  data?: unknown;
+}
+
+/** One child run as a UI sees it. */
+export interface AgentToolRun {
+  runId: string;
+  agentType: string;
+  parentToolCallId?: string;
+  inputPreview?: unknown;
+  order: number;
+  display?: AgentToolDisplay;
+  status: AgentToolRunStatus;
+  /** The child's own message parts, built with the chat chunk rules. */
+  parts: readonly Part[];
+  summary?: string;
+  error?: string;
+  reason?: AgentToolInterruptReason | string;
+  childStillRunning?: boolean;
+  progress?: AgentToolRunProgress;
+  milestones: readonly AgentToolMilestone[];
+  /** Where to connect to drill in: `sub: [{ agent, name }]` under the parent agent. */
+  subAgent: { agent: string; name: string };
+}
+
+/** The published state: the shape of the official `useAgentToolEvents`. */
+export interface AgentToolRunsState {
+  runsById: Readonly<Record<string, AgentToolRun>>;
+  runsByToolCallId: Readonly<Record<string, readonly AgentToolRun[]>>;
+  unboundRuns: readonly AgentToolRun[];
+}
+
+/** What applying one frame did. */
+export type AgentToolApplyResult =
+  | { kind: "applied"; runId: string }
+  | { kind: "duplicate"; runId: string }
+  | { kind: "ignored"; runId: string; reason: string }
+  | { kind: "error"; runId: string; reason: string };
+
+/** Options of the reducer. */
+export interface AgentToolRunsOptions {
+  /** Clock for progress receive times. Default `Date.now`. */
+  now?: () => number;
+}
+
+interface RunBook {
+  run: AgentToolRun;
+  storedHigh: number;
+  progressSeq: number;
+  progressIds: Set<string>;
+  milestoneHigh: number;
+  ctx: PartContext;
+}
+
+const PROGRESS = "data-agent-progress";
+const MILESTONE = "data-agent-milestone";
+const HARD_TERMINAL = new Set<AgentToolRunStatus>(["completed", "error", "aborted"]);
+
+const EMPTY_STATE: AgentToolRunsState = Object.freeze({
+  runsById: Object.freeze({}),
+  runsByToolCallId: Object.freeze({}),
+  unboundRuns: Object.freeze([]) as readonly AgentToolRun[],
+});
+
+/** Compares runs for display: `order` ascending, then `runId`. */
+export function compareRuns(a: Pick<AgentToolRun, "order" | "runId">, b: Pick<AgentToolRun, "order" | "runId">) {
+  return a.order - b.order || (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0);
+}
+
+/** An incremental reducer over agent-tool events with copy-on-write snapshots. */
+export class AgentToolRunsReducer {
+  private readonly books = new Map<string, RunBook>();
+  private readonly owned = new Set<object>();
+  private readonly changed = new Set<string>();
+  private published: AgentToolRunsState = EMPTY_STATE;
+  private readonly now: () => number;
+
+  constructor(options: AgentToolRunsOptions = {}) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The current state; unchanged runs and groups keep their identity. */
+  get state(): AgentToolRunsState {
+    if (this.changed.size === 0) return this.published;
+    const prev = this.published;
+    const runsById: Record<string, AgentToolRun> = { ...prev.runsById };
+    const groups = new Set<string>();
+    let unboundChanged = false;
+    for (const id of this.changed) {
+      const book = this.books.get(id);
+      if (!book) continue;
+      runsById[id] = book.run;
+      if (book.run.parentToolCallId === undefined) unboundChanged = true;
+      else groups.add(book.run.parentToolCallId);
+    }
+    const runsByToolCallId: Record<string, readonly AgentToolRun[]> = { ...prev.runsByToolCallId };
+    for (const g of groups) runsByToolCallId[g] = this.collect((r) => r.parentToolCallId === g);
+    this.published = {
+      runsById,
+      runsByToolCallId,
+      unboundRuns: unboundChanged ? this.collect((r) => r.parentToolCallId === undefined) : prev.unboundRuns,
+    };
+    this.changed.clear();
+    // Published objects are shared from now on; the next write to a run copies it.
+    this.owned.clear();
+    return this.published;
+  }
+
+  /** Runs spawned by one tool call, in display order. */
+  getRunsForToolCall(toolCallId: string): readonly AgentToolRun[] {
+    return this.state.runsByToolCallId[toolCallId] ?? (EMPTY_STATE.unboundRuns as readonly AgentToolRun[]);
+  }
+
+  /** Forgets everything (the official `resetLocalState`); the next connect replays retained runs. */
+  reset(): void {
+    this.books.clear();
+    this.changed.clear();
+    this.owned.clear();
+    this.published = EMPTY_STATE;
+  }
+
+  /** Applies one parsed `agent-tool-event` frame. */
+  apply(frame: AgentToolEventFrame): AgentToolApplyResult {
+    const ev = frame.event;
+    const runId = ev.runId;
+    const book = this.books.get(runId);
+    if (ev.kind === "started") return this.start(frame, book);
+    if (!book) return { kind: "ignored", runId, reason: `${ev.kind} for a run that never started` };
+    if (ev.kind === "chunk") return this.chunk(book, frame.sequence, ev.body);
+
+    const status = book.run.status;
+    if (HARD_TERMINAL.has(status)) return { kind: "duplicate", runId };
+    const run = this.writable(book);
+    switch (ev.kind) {
+      case "finished":
+        run.status = "completed";
+        run.summary = ev.summary;
+        delete run.error;
+        break;
+      case "error":
+        run.status = "error";
+        run.error = ev.error;
+        break;
+      case "aborted":
+        run.status = "aborted";
+        if (ev.reason !== undefined) run.error = ev.reason;
+        break;
+      case "interrupted":
+        run.status = "interrupted";
+        run.error = ev.error;
+        if (ev.reason !== undefined) run.reason = ev.reason;
+        if (ev.childStillRunning !== undefined) run.childStillRunning = ev.childStillRunning;
+        break;
+    }
+    return { kind: "applied", runId };
+  }
+
+  private start(frame: AgentToolEventFrame, book: RunBook | undefined): AgentToolApplyResult {
+    const ev = frame.event as Extract<AgentToolEventFrame["event"], { kind: "started" }>;
+    if (book) {
+      // A replayed `started` after the run ended must not revive it.
+      if (book.run.status !== "running") return { kind: "ignored", runId: ev.runId, reason: "run already ended" };
+      return { kind: "duplicate", runId: ev.runId };
+    }
+    const run: AgentToolRun = {
+      runId: ev.runId,
+      agentType: ev.agentType,
+      order: typeof ev.order === "number" ? ev.order : 0,
+      status: "running",
+      parts: [],
+      milestones: [],
+      subAgent: { agent: ev.agentType, name: ev.runId },
+    };
+    if (frame.parentToolCallId !== undefined) run.parentToolCallId = frame.parentToolCallId;
+    if (ev.inputPreview !== undefined) run.inputPreview = ev.inputPreview;
+    if (ev.display !== undefined) run.display = ev.display;
+    this.owned.add(run);
+    this.owned.add(run.parts);
+    this.books.set(ev.runId, {
+      run,
+      storedHigh: 0,
+      progressSeq: Number.NEGATIVE_INFINITY,
+      progressIds: new Set(),
+      milestoneHigh: Number.NEGATIVE_INFINITY,
+      ctx: createPartContext(),
+    });
+    this.changed.add(ev.runId);
+    return { kind: "applied", runId: ev.runId };
+  }
+
+  private chunk(book: RunBook, sequence: number, body: string): AgentToolApplyResult {
+    const runId = book.run.runId;
+    const parsed = parseChunkBody(body);
+    if (parsed.kind === "empty") return { kind: "ignored", runId, reason: "empty chunk body" };
+    if (parsed.kind === "error") {
+      // The server stored this chunk; remember its number so a replay of the same bad body is not re-reported.
+      if (sequence > book.storedHigh) book.storedHigh = sequence;
+      return { kind: "error", runId, reason: parsed.reason };
+    }
+    const chunk = parsed.chunk as UIMessageChunk & { type: string; id?: unknown; data?: unknown };
+    if (chunk.type === PROGRESS) return this.progress(book, sequence, chunk);
+    if (chunk.type === MILESTONE) return this.milestone(book, chunk.data);
+    if (sequence <= book.storedHigh) return { kind: "duplicate", runId };
+    book.storedHigh = sequence;
+    const run = this.writable(book);
+    const parts = run.parts as Part[];
+    const owned = this.owned;
+    const effect = applyChunkToParts(
+      {
+        parts,
+        writable(i) {
+          const p = parts[i] as Part;
+          if (owned.has(p)) return p as never;
+          const copy = { ...p };
+          owned.add(copy);
+          parts[i] = copy;
+          return copy as never;
+        },
+      },
+      book.ctx,
+      chunk,
+    );
+    if (effect.kind === "ignored") return { kind: "ignored", runId, reason: effect.reason };
+    return { kind: "applied", runId };
+  }
+
+  private progress(book: RunBook, sequence: number, chunk: { id?: unknown; data?: unknown }): AgentToolApplyResult {
+    const runId = book.run.runId;
+    if (sequence < book.progressSeq) return { kind: "ignored", runId, reason: "progress older than the one shown" };
+    if (typeof chunk.id === "string") {
+      if (book.progressIds.has(chunk.id)) return { kind: "duplicate", runId };
+      book.progressIds.add(chunk.id);
+    }
+    book.progressSeq = sequence;
+    const d = (chunk.data ?? {}) as Record<string, unknown>;
+    const progress: AgentToolRunProgress = { at: this.now() };
+    if (typeof d.fraction === "number") progress.fraction = d.fraction;
+    if (typeof d.message === "string") progress.message = d.message;
+    if (typeof d.phase === "string") progress.phase = d.phase;
+    if (d.data !== undefined) progress.data = d.data;
+    this.writable(book).progress = progress;
+    return { kind: "applied", runId };
+  }
+
+  private milestone(book: RunBook, data: unknown): AgentToolApplyResult {
+    const runId = book.run.runId;
+    const d = (data ?? {}) as Record<string, unknown>;
+    if (typeof d.name !== "string") return { kind: "error", runId, reason: "milestone without a string 'name'" };
+    const sequence = typeof d.sequence === "number" ? d.sequence : 0;
+    if (book.run.milestones.some((m) => m.sequence === sequence)) return { kind: "duplicate", runId };
+    const m: AgentToolMilestone = { name: d.name, sequence, at: typeof d.at === "number" ? d.at : this.now() };
+    if (typeof d.fraction === "number") m.fraction = d.fraction;
+    if (typeof d.message === "string") m.message = d.message;
+    if (typeof d.phase === "string") m.phase = d.phase;
+    if (d.data !== undefined) m.data = d.data;
+    const run = this.writable(book);
+    run.milestones = [...run.milestones, m].sort((a, b) => a.sequence - b.sequence);
+    if (sequence > book.milestoneHigh) {
+      book.milestoneHigh = sequence;
+      const p: AgentToolRunProgress = { milestone: m.name, at: m.at };
+      if (m.fraction !== undefined) p.fraction = m.fraction;
+      if (m.message !== undefined) p.message = m.message;
+      if (m.phase !== undefined) p.phase = m.phase;
+      run.progress = p;
+    }
+    return { kind: "applied", runId };
+  }
+
+  /** The run as a mutable object, copied first if it was published. */
+  private writable(book: RunBook): AgentToolRun & { parts: Part[] } {
+    this.changed.add(book.run.runId);
+    if (!this.owned.has(book.run)) {
+      const copy = { ...book.run, parts: book.run.parts.slice() };
+      this.owned.add(copy);
+      this.owned.add(copy.parts);
+      book.run = copy;
+    }
+    return book.run as AgentToolRun & { parts: Part[] };
+  }
+
+  private collect(pred: (r: AgentToolRun) => boolean): AgentToolRun[] {
+    const out: AgentToolRun[] = [];
+    for (const b of this.books.values()) if (pred(b.run)) out.push(b.run);
+    return out.sort(compareRuns);
+  }
+}

@@ -1,0 +1,13 @@
+/**
+ * `@runboard/protocol`: wire types, frame parsing, URL building and pure reducers for the Cloudflare Agents
+ * chat (`cf_agent_*`) and sub-agent (`agent-tool-event`) protocols. No IO, timers, DOM or React.
+ */
+export * from "./agent-tool-runs.ts";
+export * from "./chunk-applier.ts";
+export * from "./frames.ts";
+export * from "./message-list.ts";
+export * from "./parse.ts";
+export * from "./resume-machine.ts";
+export * from "./synthetic-messages.ts";
+export * from "./tool-parts.ts";
+export * from "./url.ts";

@@ -1,0 +1,340 @@
+/**
+ * A chat transcript that chat streams are applied to (reference §3.4(c), §3.5).
+ *
+ * Streams are keyed by their request id. A new (non-continuation) stream writes the message named by its
+ * server-stamped `start.messageId`; a continuation appends to the last assistant message whatever its id.
+ * A `start` that opens a stream rebuilds the message from scratch, so a replay — even one offered twice —
+ * never doubles content that was hydrated or already streamed.
+ *
+ * Cost: the working list is mutated in place with copy-on-write, so a text delta is O(1) amortised and never
+ * clones the list. `messages` publishes an immutable snapshot; messages that did not change since the last
+ * snapshot keep their object identity.
+ */
+import type { UIMessage, UIMessageChunk } from "ai";
+import {
+  applyChunkToParts,
+  createPartContext,
+  findToolPartIndex,
+  type Part,
+  type PartContext,
+  type PartsEffect,
+  type PartsTarget,
+  updateToolPart,
+} from "./chunk-applier.ts";
+
+/** Flags of the frame a chunk came in. */
+export interface StreamFrameFlags {
+  continuation?: boolean;
+  replay?: boolean;
+}
+
+/** What applying one chunk did, for the caller's callbacks (`onData`, `onFinish`, errors). */
+export interface ChunkOutcome {
+  /** The message the chunk was applied to, if any. */
+  messageId?: string;
+  effect: PartsEffect | { kind: "start" | "finish" | "metadata" | "error" | "abort" };
+  /** From either host's `finish` shape: top-level (Think) or in `messageMetadata` (AIChatAgent). */
+  finishReason?: string;
+  /** The text of an in-band `error` chunk. */
+  errorText?: string;
+}
+
+interface StreamState {
+  messageId: string | undefined;
+  continuation: boolean;
+  sawStart: boolean;
+  ctx: PartContext;
+  /** For continuations: the message as it was before this stream touched it, so a replay can start over. */
+  base?: { parts: Part[]; metadata: unknown };
+}
+
+type Msg = UIMessage;
+
+/** Options of a message list. */
+export interface MessageListOptions {
+  /** Id for an assistant message of a stream that never sent `start.messageId`. Default `stream:<id>`. */
+  messageIdForStream?: (streamId: string) => string;
+}
+
+/** A transcript plus the streams being applied to it. */
+export class MessageList {
+  private list: Msg[];
+  private readonly index = new Map<string, number>();
+  private owned = new Set<object>();
+  private published: readonly Msg[];
+  private dirty = false;
+  private readonly streams = new Map<string, StreamState>();
+  private readonly idFor: (streamId: string) => string;
+
+  constructor(initial: readonly Msg[] = [], options: MessageListOptions = {}) {
+    this.list = initial.slice();
+    this.published = initial;
+    this.idFor = options.messageIdForStream ?? ((id) => `stream:${id}`);
+    this.reindex();
+  }
+
+  /** The current transcript. Cheap when nothing changed; unchanged messages keep their identity. */
+  get messages(): readonly Msg[] {
+    if (this.dirty) {
+      this.published = this.list.slice();
+      // Everything handed out is now shared: the next write to it must copy first.
+      this.owned = new Set();
+      this.dirty = false;
+    }
+    return this.published;
+  }
+
+  /** Number of messages, without publishing a snapshot. */
+  get length(): number {
+    return this.list.length;
+  }
+
+  /** True while a stream with this id is being applied. */
+  hasStream(streamId: string): boolean {
+    return this.streams.has(streamId);
+  }
+
+  /** Ids of the streams being applied. */
+  activeStreams(): string[] {
+    return [...this.streams.keys()];
+  }
+
+  /** Applies one chunk of stream `streamId`. */
+  applyChunk(streamId: string, chunk: UIMessageChunk, flags: StreamFrameFlags = {}): ChunkOutcome {
+    const c = chunk as UIMessageChunk & Record<string, unknown>;
+    let stream = this.streams.get(streamId);
+    if (!stream) {
+      stream = { messageId: undefined, continuation: flags.continuation === true, sawStart: false, ctx: createPartContext() };
+      this.streams.set(streamId, stream);
+    }
+    if (flags.continuation) stream.continuation = true;
+
+    if (c.type === "start") return this.applyStart(streamId, stream, c, flags);
+
+    const i = this.targetIndex(streamId, stream);
+    const msg = this.ownMessage(i);
+    switch (c.type) {
+      case "finish": {
+        this.mergeMetadata(i, c.messageMetadata);
+        const meta = c.messageMetadata as { finishReason?: unknown } | undefined;
+        const reason = c.finishReason ?? meta?.finishReason;
+        return {
+          messageId: msg.id,
+          effect: { kind: "finish" },
+          ...(typeof reason === "string" ? { finishReason: reason } : {}),
+        };
+      }
+      case "message-metadata":
+        this.mergeMetadata(i, c.messageMetadata);
+        return { messageId: msg.id, effect: { kind: "metadata" } };
+      case "error":
+        return { messageId: msg.id, effect: { kind: "error" }, errorText: String(c.errorText ?? "") };
+      case "abort":
+        return { messageId: msg.id, effect: { kind: "abort" } };
+    }
+    const effect = applyChunkToParts(this.target(msg), stream.ctx, chunk);
+    if (effect.kind === "elsewhere") return this.applyElsewhere(effect.toolCallId, c, stream.ctx, msg.id);
+    return { messageId: msg.id, effect };
+  }
+
+  /** Ends stream `streamId` (its `done`, `error` or a local abort). A later live chunk opens a new stream. */
+  endStream(streamId: string): void {
+    this.streams.delete(streamId);
+  }
+
+  /** Drops every stream (clear, a full snapshot that replaces the transcript). */
+  endAllStreams(): void {
+    this.streams.clear();
+  }
+
+  /** Appends a message (a user turn) or replaces the one with the same id. */
+  upsert(message: Msg): void {
+    const i = this.index.get(message.id);
+    if (i === undefined) {
+      this.index.set(message.id, this.list.length);
+      this.list.push(message);
+    } else {
+      this.list[i] = message;
+    }
+    this.dirty = true;
+  }
+
+  /**
+   * Replaces the whole transcript (a server snapshot, `setMessages`, clear). Streams in flight keep going and
+   * re-attach to their message by id.
+   */
+  replaceAll(messages: readonly Msg[]): void {
+    this.list = messages.slice();
+    this.reindex();
+    this.owned = new Set();
+    this.published = messages;
+    this.dirty = false;
+    for (const s of this.streams.values()) s.ctx = createPartContext();
+  }
+
+  /**
+   * Applies `cf_agent_message_updated`: the local message with that id, else the first one holding any of its
+   * tool calls, takes the server's content but keeps its local id. Never appends (#1094/#1096).
+   * Returns false when no message matched.
+   */
+  applyMessageUpdated(message: Msg): boolean {
+    let i = this.index.get(message.id);
+    if (i === undefined) {
+      const ids = new Set<string>();
+      for (const p of message.parts as Array<{ toolCallId?: unknown }>) {
+        if (typeof p.toolCallId === "string") ids.add(p.toolCallId);
+      }
+      if (ids.size > 0) {
+        i = this.list.findIndex((m) => (m.parts as Array<{ toolCallId?: unknown }>).some((p) => ids.has(p.toolCallId as string)));
+      }
+    }
+    if (i === undefined || i < 0) return false;
+    const local = this.list[i] as Msg;
+    this.list[i] = { ...message, id: local.id };
+    this.dirty = true;
+    // Open-block indices of a stream writing this message no longer point at the same parts.
+    for (const s of this.streams.values()) if (s.messageId === local.id) s.ctx = createPartContext();
+    return true;
+  }
+
+  /** Removes messages from `fromIndex` on (regenerate truncates before the regenerated answer). */
+  truncate(fromIndex: number): void {
+    if (fromIndex >= this.list.length) return;
+    this.list = this.list.slice(0, Math.max(0, fromIndex));
+    this.reindex();
+    this.dirty = true;
+  }
+
+  // ───────────── internals ─────────────
+
+  private applyStart(
+    streamId: string,
+    stream: StreamState,
+    c: Record<string, unknown>,
+    flags: StreamFrameFlags,
+  ): ChunkOutcome {
+    const restart = !stream.sawStart || flags.replay === true;
+    stream.sawStart = true;
+    let i: number;
+    if (stream.continuation) {
+      // A continuation never creates a message: the server strips `messageId` from its `start` (#1235).
+      i = this.targetIndex(streamId, stream);
+      if (restart && stream.base) {
+        // A replay of this continuation starts over from what the message held before it (#1733).
+        const m = this.ownMessage(i);
+        m.parts = stream.base.parts.slice();
+        if (stream.base.metadata === undefined) delete m.metadata;
+        else m.metadata = stream.base.metadata;
+        this.owned.add(m.parts);
+        stream.ctx = createPartContext();
+      }
+    } else {
+      const id =
+        typeof c.messageId === "string" ? c.messageId : (stream.messageId ?? this.idFor(streamId));
+      const existing = this.index.get(id);
+      if (existing === undefined) {
+        i = this.list.length;
+        this.list.push({ id, role: "assistant", parts: [] });
+        this.index.set(id, i);
+        this.dirty = true;
+      } else {
+        i = existing;
+        if (restart) {
+          // The stream's first chunk is about to arrive again: rebuild rather than append to what is there.
+          const m = this.ownMessage(i);
+          m.parts.length = 0;
+          delete m.metadata;
+          stream.ctx = createPartContext();
+        }
+      }
+      stream.messageId = id;
+    }
+    this.mergeMetadata(i, c.messageMetadata);
+    return { messageId: (this.list[i] as Msg).id, effect: { kind: "start" } };
+  }
+
+  /** The message a stream writes to, created when the stream never said which. */
+  private targetIndex(streamId: string, stream: StreamState): number {
+    if (stream.messageId !== undefined) {
+      const i = this.index.get(stream.messageId);
+      if (i !== undefined) return i;
+    }
+    if (stream.continuation) {
+      for (let i = this.list.length - 1; i >= 0; i--) {
+        const m = this.list[i] as Msg;
+        if (m.role === "assistant") {
+          stream.messageId = m.id;
+          if (!stream.base) stream.base = { parts: m.parts.slice(), metadata: m.metadata };
+          return i;
+        }
+      }
+    }
+    const id = stream.messageId ?? this.idFor(streamId);
+    stream.messageId = id;
+    const existing = this.index.get(id);
+    if (existing !== undefined) return existing;
+    this.list.push({ id, role: "assistant", parts: [] });
+    this.index.set(id, this.list.length - 1);
+    if (stream.continuation) stream.base = { parts: [], metadata: undefined };
+    this.dirty = true;
+    return this.list.length - 1;
+  }
+
+  /** A tool result for a call made in an earlier message: apply it there (reference §3.4). */
+  private applyElsewhere(
+    toolCallId: string,
+    c: UIMessageChunk & Record<string, unknown>,
+    ctx: PartContext,
+    currentId: string,
+  ): ChunkOutcome {
+    for (let i = this.list.length - 1; i >= 0; i--) {
+      const j = findToolPartIndex((this.list[i] as Msg).parts, toolCallId);
+      if (j >= 0) {
+        const m = this.ownMessage(i);
+        return { messageId: m.id, effect: updateToolPart(this.target(m), j, ctx, c) };
+      }
+    }
+    return { messageId: currentId, effect: { kind: "ignored", reason: `no tool call '${toolCallId}' in the transcript` } };
+  }
+
+  private target(m: Msg): PartsTarget {
+    const owned = this.owned;
+    const parts = m.parts as Part[];
+    return {
+      parts,
+      writable(index: number) {
+        const p = parts[index] as Part;
+        if (owned.has(p)) return p as never;
+        const copy = { ...p };
+        owned.add(copy);
+        parts[index] = copy;
+        return copy as never;
+      },
+    };
+  }
+
+  /** Returns the message at `i`, copied first if it was published, with a parts array of its own. */
+  private ownMessage(i: number): Msg {
+    const m = this.list[i] as Msg;
+    this.dirty = true;
+    if (this.owned.has(m)) return m;
+    const copy = { ...m, parts: m.parts.slice() };
+    this.owned.add(copy);
+    this.owned.add(copy.parts);
+    this.list[i] = copy;
+    return copy;
+  }
+
+  private mergeMetadata(i: number, extra: unknown): void {
+    if (extra === undefined || extra === null || typeof extra !== "object") return;
+    const m = this.ownMessage(i);
+    m.metadata = { ...(m.metadata as object | undefined), ...extra };
+  }
+
+  private reindex(): void {
+    this.index.clear();
+    this.list.forEach((m, i) => {
+      this.index.set(m.id, i);
+    });
+  }
+}

@@ -1,0 +1,277 @@
+/**
+ * Frame parsing. Nothing here throws: bad input from the wire becomes a result with a reason, so a client can
+ * report it through its error channel and keep going.
+ */
+import type { UIMessageChunk } from "ai";
+import type { AgentToolEvent, ClientFrame, ServerFrame } from "./frames.ts";
+
+/** Why a frame was rejected. */
+export interface FrameError {
+  kind: "error";
+  /** Human-readable reason, e.g. `"cf_agent_use_chat_response: field 'done' must be a boolean"`. */
+  reason: string;
+  /** The frame's `type` when it could be read. */
+  frameType?: string;
+}
+
+/** A well-formed frame of a type this package does not know; passed through untouched. */
+export interface UnknownFrame {
+  kind: "unknown";
+  type: string;
+  frame: Record<string, unknown>;
+}
+
+/** The result of parsing one frame. */
+export type ParseResult<F> = { kind: "frame"; frame: F } | UnknownFrame | FrameError;
+
+type Obj = Record<string, unknown>;
+/** Returns an error reason, or undefined when the object has the frame's shape. */
+type Check = (o: Obj) => string | undefined;
+
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+
+const str = (o: Obj, k: string) => (typeof o[k] === "string" ? undefined : `field '${k}' must be a string`);
+const bool = (o: Obj, k: string) => (typeof o[k] === "boolean" ? undefined : `field '${k}' must be a boolean`);
+const optStr = (o: Obj, k: string) => (o[k] === undefined ? undefined : str(o, k));
+const optBool = (o: Obj, k: string) => (o[k] === undefined ? undefined : bool(o, k));
+const arr = (o: Obj, k: string) => (Array.isArray(o[k]) ? undefined : `field '${k}' must be an array`);
+const has = (o: Obj, k: string) => (k in o ? undefined : `field '${k}' is missing`);
+const num = (o: Obj, k: string) =>
+  typeof o[k] === "number" && Number.isFinite(o[k]) ? undefined : `field '${k}' must be a finite number`;
+
+/** Runs checks in order and returns the first failure. */
+const all =
+  (...checks: Check[]): Check =>
+  (o) => {
+    for (const c of checks) {
+      const r = c(o);
+      if (r) return r;
+    }
+    return undefined;
+  };
+
+const messagesCheck: Check = (o) => {
+  const r = arr(o, "messages");
+  if (r) return r;
+  for (const m of o.messages as unknown[]) {
+    const e = messageShape(m);
+    if (e) return `messages: ${e}`;
+  }
+  return undefined;
+};
+
+/** Checks the parts of a UIMessage a client relies on: id, role and a parts array of typed objects. */
+export function messageShape(m: unknown): string | undefined {
+  if (!isObj(m)) return "message must be an object";
+  if (typeof m.id !== "string") return "message 'id' must be a string";
+  if (m.role !== "user" && m.role !== "assistant" && m.role !== "system") return "message 'role' is invalid";
+  if (!Array.isArray(m.parts)) return "message 'parts' must be an array";
+  for (const p of m.parts) if (!isObj(p) || typeof p.type !== "string") return "message part needs a 'type'";
+  return undefined;
+}
+
+const rpcResponse: Check = (o) => {
+  const e = str(o, "id");
+  if (e) return e;
+  if (o.success === true) return optBool(o, "done");
+  if (o.success === false) return str(o, "error");
+  // A request echoed back to a client is not a response.
+  if ("method" in o) return "an rpc request is not a server frame";
+  return "field 'success' must be a boolean";
+};
+
+const agentToolEvent: Check = (o) => {
+  const e = num(o, "sequence") ?? optStr(o, "parentToolCallId");
+  if (e) return e;
+  if (o.replay !== undefined && o.replay !== true) return "field 'replay' must be true when present";
+  return eventShape(o.event);
+};
+
+const INTERRUPT_REASONS = new Set([
+  "no-progress",
+  "window-exceeded",
+  "not-tailable",
+  "inspect-timeout",
+  "inspect-failed",
+  "recovery-deadline",
+  "budget-exceeded",
+]);
+
+function eventShape(ev: unknown): string | undefined {
+  if (!isObj(ev)) return "field 'event' must be an object";
+  const e = str(ev, "kind") ?? str(ev, "runId");
+  if (e) return `event: ${e}`;
+  let r: string | undefined;
+  switch (ev.kind) {
+    case "started":
+      r = str(ev, "agentType") ?? (ev.order === undefined ? undefined : num(ev, "order"));
+      if (!r && ev.display !== undefined && !isObj(ev.display)) r = "field 'display' must be an object";
+      break;
+    case "chunk":
+      r = str(ev, "body");
+      break;
+    case "finished":
+      r = str(ev, "summary");
+      break;
+    case "error":
+      r = str(ev, "error");
+      break;
+    case "aborted":
+      r = optStr(ev, "reason");
+      break;
+    case "interrupted":
+      r = str(ev, "error") ?? optBool(ev, "childStillRunning");
+      if (!r && ev.reason !== undefined && !INTERRUPT_REASONS.has(ev.reason as string))
+        r = "field 'reason' is not a known interrupt reason";
+      break;
+    default:
+      return UNKNOWN_EVENT;
+  }
+  return r ? `event ${ev.kind}: ${r}` : undefined;
+}
+
+// Marker: an event kind from a newer server is not an error, the frame is passed through as unknown.
+const UNKNOWN_EVENT = "\0unknown-event-kind";
+
+const serverChecks: Record<string, Check> = {
+  cf_agent_identity: all(
+    (o) => str(o, "name"),
+    (o) => str(o, "agent"),
+    (o) => optBool(o, "stateFollows"),
+  ),
+  cf_agent_state: (o) => has(o, "state"),
+  cf_agent_state_error: (o) => str(o, "error"),
+  cf_agent_mcp_servers: (o) => (isObj(o.mcp) ? undefined : "field 'mcp' must be an object"),
+  rpc: rpcResponse,
+  cf_agent_session: (o) => str(o, "phase"),
+  cf_agent_session_error: (o) => str(o, "error"),
+  cf_agent_use_chat_response: all(
+    (o) => str(o, "id"),
+    (o) => str(o, "body"),
+    (o) => bool(o, "done"),
+    (o) => optBool(o, "error"),
+    (o) => optBool(o, "continuation"),
+    (o) => optBool(o, "replay"),
+    (o) => optBool(o, "replayComplete"),
+  ),
+  cf_agent_chat_messages: messagesCheck,
+  cf_agent_chat_clear: () => undefined,
+  cf_agent_message_updated: (o) => {
+    const e = messageShape(o.message);
+    return e ? `message: ${e}` : undefined;
+  },
+  cf_agent_chat_recovering: all(
+    (o) => bool(o, "recovering"),
+    (o) => optStr(o, "id"),
+  ),
+  cf_agent_stream_resuming: all(
+    (o) => str(o, "id"),
+    (o) => optStr(o, "probeId"),
+  ),
+  cf_agent_stream_resume_none: (o) =>
+    optStr(o, "probeId") ??
+    (o.reason === undefined || o.reason === "idle" || o.reason === "continuation-owned"
+      ? undefined
+      : "field 'reason' must be 'idle' or 'continuation-owned'"),
+  cf_agent_stream_pending: all(
+    (o) => optStr(o, "id"),
+    (o) => optStr(o, "probeId"),
+  ),
+  "agent-tool-event": agentToolEvent,
+};
+
+const clientChecks: Record<string, Check> = {
+  cf_agent_state: (o) => has(o, "state"),
+  rpc: all(
+    (o) => str(o, "id"),
+    (o) => str(o, "method"),
+    (o) => arr(o, "args"),
+  ),
+  cf_agent_use_chat_request: (o) =>
+    str(o, "id") ??
+    (isObj(o.init) ? (str(o.init, "body") ? "field 'init.body' must be a string" : undefined) : "field 'init' must be an object"),
+  cf_agent_chat_messages: messagesCheck,
+  cf_agent_chat_clear: () => undefined,
+  cf_agent_chat_request_cancel: (o) => str(o, "id"),
+  cf_agent_tool_result: all(
+    (o) => str(o, "toolCallId"),
+    (o) => optStr(o, "toolName"),
+    (o) => optStr(o, "errorText"),
+    (o) => optBool(o, "autoContinue"),
+    (o) =>
+      o.state === undefined || o.state === "output-available" || o.state === "output-error"
+        ? undefined
+        : "field 'state' must be 'output-available' or 'output-error'",
+  ),
+  cf_agent_tool_approval: all(
+    (o) => str(o, "toolCallId"),
+    (o) => bool(o, "approved"),
+    (o) => optBool(o, "autoContinue"),
+  ),
+  cf_agent_stream_resume_request: (o) => optStr(o, "probeId"),
+  cf_agent_stream_resume_ack: (o) => str(o, "id"),
+};
+
+function parseWith<F>(raw: unknown, checks: Record<string, Check>): ParseResult<F> {
+  if (typeof raw !== "string") return { kind: "error", reason: "frame is not text" };
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return { kind: "error", reason: "frame is not valid JSON" };
+  }
+  if (!isObj(value)) return { kind: "error", reason: "frame is not a JSON object" };
+  const type = value.type;
+  if (typeof type !== "string") return { kind: "error", reason: "frame has no string 'type'" };
+  const check = checks[type];
+  if (!check) return { kind: "unknown", type, frame: value };
+  const problem = check(value);
+  if (problem === UNKNOWN_EVENT) return { kind: "unknown", type, frame: value };
+  if (problem) return { kind: "error", reason: `${type}: ${problem}`, frameType: type };
+  return { kind: "frame", frame: value as F };
+}
+
+/**
+ * Parses one text frame from the server. Never throws.
+ *
+ * @example
+ * const r = parseServerFrame(event.data);
+ * if (r.kind === "frame" && r.frame.type === "cf_agent_identity") console.log(r.frame.name);
+ * else if (r.kind === "error") onError(new Error(r.reason));
+ */
+export function parseServerFrame(raw: unknown): ParseResult<ServerFrame> {
+  return parseWith<ServerFrame>(raw, serverChecks);
+}
+
+/** Parses one text frame from a client (used by servers, including the mock). Never throws. */
+export function parseClientFrame(raw: unknown): ParseResult<ClientFrame> {
+  return parseWith<ClientFrame>(raw, clientChecks);
+}
+
+/** The result of reading a chunk body (`cf_agent_use_chat_response.body` or an agent-tool `chunk`). */
+export type ChunkResult = { kind: "chunk"; chunk: UIMessageChunk } | { kind: "empty" } | FrameError;
+
+/**
+ * Parses the JSON `UIMessageChunk` inside a chat response body or an agent-tool chunk event. An empty body
+ * (control frames such as `done` or `replayComplete`) is `empty`, not an error. Never throws.
+ */
+export function parseChunkBody(body: string): ChunkResult {
+  if (body === "") return { kind: "empty" };
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return { kind: "error", reason: "chunk body is not valid JSON" };
+  }
+  if (!isObj(value) || typeof value.type !== "string")
+    return { kind: "error", reason: "chunk body has no string 'type'" };
+  return { kind: "chunk", chunk: value as unknown as UIMessageChunk };
+}
+
+/** Type guard for an agent-tool event of one kind. */
+export function isAgentToolEventKind<K extends AgentToolEvent["kind"]>(
+  event: AgentToolEvent,
+  kind: K,
+): event is Extract<AgentToolEvent, { kind: K }> {
+  return event.kind === kind;
+}

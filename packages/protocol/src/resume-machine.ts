@@ -1,0 +1,292 @@
+/**
+ * The client side of the chat resume handshake (reference §3.7, §3.8) as a pure state machine.
+ *
+ * Inputs are server frames and local intents; outputs are commands (frames to send, timers to arm or cancel,
+ * streams that started or ended). The machine never reads a clock or sets a timer: the caller arms the timers
+ * it is told to and feeds back `timeout` inputs, and supplies probe ids through `createId`.
+ *
+ * Guarantees:
+ * - one probe operation in flight; asking again while one is in flight returns the same probe;
+ * - exactly one `stream_resume_ack` per socket per stream id, even though the server offers a live stream
+ *   twice (once on connect, once in answer to the probe; #1733);
+ * - a probe is re-sent with the same id after a real close→open edge (#1914); a first open is not a reconnect;
+ * - only a correlated `resume_none` with `reason: "idle"` tears down streams (#1963);
+ * - every `cf_agent_use_chat_response` is routed: accepted for a known stream, accepted as an observed stream
+ *   (another tab, a server-initiated turn), or ignored with a reason (a replay nobody asked for, a stray `done`
+ *   for a stream that is unknown or already ended: reference §8.2-2).
+ */
+import type { ChatResponseFrame, ClientFrame, StreamPendingFrame, StreamResumeNoneFrame, StreamResumingFrame } from "./frames.ts";
+
+/** How this client came to be receiving a stream. */
+export type StreamOrigin = "local" | "resumed" | "observed";
+
+/** Probe timeout before any answer (ms). */
+export const RESUME_PROBE_TIMEOUT_MS = 5_000;
+/** Probe timeout after the server said a turn is pending (ms). */
+export const RESUME_PENDING_TIMEOUT_MS = 60_000;
+
+/** What the machine is told. */
+export type ResumeInput =
+  | { type: "socket-open" }
+  | { type: "socket-close" }
+  /** Ask the server whether there is a stream to resume (mount, public `resumeStream`). */
+  | { type: "resume" }
+  /** This client sent `cf_agent_use_chat_request` with this id. */
+  | { type: "local-request"; id: string }
+  /** A tool result or approval was sent with `autoContinue`: a continuation stream will be offered. */
+  | { type: "expect-continuation" }
+  /** The user pressed stop: cancel whatever stream is live. */
+  | { type: "stop" }
+  /** History was cleared (locally or by another tab). */
+  | { type: "clear" }
+  | { type: "timeout"; probeId: string }
+  | { type: "frame"; frame: StreamResumingFrame | StreamResumeNoneFrame | StreamPendingFrame };
+
+/** What the machine asks its caller to do or tells it happened. */
+export type ResumeCommand =
+  | { type: "send"; frame: ClientFrame }
+  | { type: "arm-timer"; probeId: string; ms: number }
+  | { type: "cancel-timer"; probeId: string }
+  | { type: "probe-settled"; probeId: string; outcome: "stream" | "none" | "timeout" | "superseded"; streamId?: string }
+  | { type: "stream-started"; streamId: string; origin: StreamOrigin }
+  | { type: "stream-ended"; streamId: string; reason: "done" | "error" | "idle" | "cleared" };
+
+/** Where a chat response frame goes. */
+export type ResponseRoute =
+  | { accept: true; origin: StreamOrigin; commands: ResumeCommand[] }
+  | { accept: false; reason: string };
+
+/** Options of the machine. */
+export interface ResumeMachineOptions {
+  /** Makes probe ids. Tests pass a counter; clients pass a random id. */
+  createId: () => string;
+  /**
+   * `false` mirrors the official `resume: false`: offers are not acknowledged except for a tool continuation
+   * this client asked for. Default true.
+   */
+  resume?: boolean;
+}
+
+interface ActiveStream {
+  origin: StreamOrigin;
+  /** Socket epoch on which this client last received or acknowledged the stream. */
+  epoch: number;
+}
+
+/** The resume handshake state machine. */
+export class ResumeMachine {
+  private epoch = 0;
+  private closedSinceOpen = false;
+  private acked = new Set<string>();
+  private probe: { id: string; sentOn: number } | undefined;
+  private readonly streams = new Map<string, ActiveStream>();
+  private readonly ended = new Set<string>();
+  private expectingContinuation = false;
+  private continuationId: string | undefined;
+  private readonly createId: () => string;
+  private readonly resumeEnabled: boolean;
+
+  constructor(options: ResumeMachineOptions) {
+    this.createId = options.createId;
+    this.resumeEnabled = options.resume ?? true;
+  }
+
+  /** The probe in flight, if any. */
+  get probeId(): string | undefined {
+    return this.probe?.id;
+  }
+
+  /** True while a stream not started by this client's own request is live (`isServerStreaming`). */
+  get isServerStreaming(): boolean {
+    for (const s of this.streams.values()) if (s.origin !== "local") return true;
+    return false;
+  }
+
+  /** True between sending a tool result/approval with auto-continue and the end of its continuation. */
+  get isToolContinuation(): boolean {
+    return this.expectingContinuation || this.continuationId !== undefined;
+  }
+
+  /** Ids of live streams and how each was joined. */
+  get activeStreams(): ReadonlyMap<string, StreamOrigin> {
+    return new Map([...this.streams].map(([id, s]) => [id, s.origin]));
+  }
+
+  /** Feeds one input; returns what to do. */
+  handle(input: ResumeInput): ResumeCommand[] {
+    switch (input.type) {
+      case "socket-open":
+        return this.onOpen();
+      case "socket-close":
+        this.closedSinceOpen = true;
+        // Acknowledgements belong to a socket; the next one must ACK again to get a replay.
+        this.acked = new Set();
+        return [];
+      case "resume":
+        return this.startProbe();
+      case "local-request":
+        this.ended.delete(input.id);
+        this.streams.set(input.id, { origin: "local", epoch: this.epoch });
+        return [{ type: "stream-started", streamId: input.id, origin: "local" }];
+      case "expect-continuation":
+        this.expectingContinuation = true;
+        return this.startProbe();
+      case "stop":
+        return [...this.streams.keys()].map((id) => ({
+          type: "send" as const,
+          frame: { type: "cf_agent_chat_request_cancel" as const, id },
+        }));
+      case "clear": {
+        const out: ResumeCommand[] = [...this.streams.keys()].map((id) => ({
+          type: "stream-ended" as const,
+          streamId: id,
+          reason: "cleared" as const,
+        }));
+        for (const id of this.streams.keys()) this.ended.add(id);
+        this.streams.clear();
+        this.expectingContinuation = false;
+        this.continuationId = undefined;
+        return out;
+      }
+      case "timeout":
+        if (this.probe?.id !== input.probeId) return [];
+        return this.settle("timeout");
+      case "frame":
+        return this.onFrame(input.frame);
+    }
+  }
+
+  /** Decides whether a chat response frame belongs to a stream this client shows, and updates stream state. */
+  route(frame: ChatResponseFrame): ResponseRoute {
+    const id = frame.id;
+    const active = this.streams.get(id);
+    const commands: ResumeCommand[] = [];
+    let origin: StreamOrigin;
+    if (active) {
+      // Replayed frames are only wanted when this socket asked for them; a replay that races a socket
+      // change would otherwise be applied on top of the live copy.
+      if (frame.replay && !this.acked.has(id)) return { accept: false, reason: "replay not acknowledged on this socket" };
+      active.epoch = this.epoch;
+      origin = active.origin;
+    } else if (this.acked.has(id)) {
+      // Acknowledged offer whose stream had already ended locally (a replay of a completed or failed turn).
+      origin = "resumed";
+      this.ended.delete(id);
+      this.streams.set(id, { origin, epoch: this.epoch });
+      commands.push({ type: "stream-started", streamId: id, origin });
+    } else if (frame.replay) {
+      return { accept: false, reason: "replay not acknowledged on this socket" };
+    } else if (this.ended.has(id)) {
+      return { accept: false, reason: "stream already ended" };
+    } else if (frame.done || frame.error) {
+      return { accept: false, reason: "terminal frame for an unknown stream" };
+    } else {
+      origin = "observed";
+      this.streams.set(id, { origin, epoch: this.epoch });
+      commands.push({ type: "stream-started", streamId: id, origin });
+    }
+    if (frame.done || frame.error) commands.push(...this.end(id, frame.error ? "error" : "done"));
+    return { accept: true, origin, commands };
+  }
+
+  // ───────────── internals ─────────────
+
+  private onOpen(): ResumeCommand[] {
+    this.epoch++;
+    if (!this.closedSinceOpen) return [];
+    this.closedSinceOpen = false;
+    if (this.probe) {
+      // The probe went out on a socket that is gone: ask again on this one, with the same id.
+      this.probe.sentOn = this.epoch;
+      return [
+        { type: "send", frame: { type: "cf_agent_stream_resume_request", probeId: this.probe.id } },
+        { type: "arm-timer", probeId: this.probe.id, ms: RESUME_PROBE_TIMEOUT_MS },
+      ];
+    }
+    return this.resumeEnabled || this.isToolContinuation || this.streams.size > 0 ? this.startProbe() : [];
+  }
+
+  private startProbe(): ResumeCommand[] {
+    if (this.probe) return [];
+    const id = this.createId();
+    this.probe = { id, sentOn: this.epoch };
+    return [
+      { type: "send", frame: { type: "cf_agent_stream_resume_request", probeId: id } },
+      { type: "arm-timer", probeId: id, ms: RESUME_PROBE_TIMEOUT_MS },
+    ];
+  }
+
+  private settle(outcome: "stream" | "none" | "timeout", streamId?: string): ResumeCommand[] {
+    if (!this.probe) return [];
+    const id = this.probe.id;
+    this.probe = undefined;
+    return [
+      { type: "cancel-timer", probeId: id },
+      { type: "probe-settled", probeId: id, outcome, ...(streamId === undefined ? {} : { streamId }) },
+    ];
+  }
+
+  private onFrame(frame: StreamResumingFrame | StreamResumeNoneFrame | StreamPendingFrame): ResumeCommand[] {
+    switch (frame.type) {
+      case "cf_agent_stream_resuming":
+        return this.onOffer(frame);
+      case "cf_agent_stream_resume_none": {
+        // A reply to an older probe says nothing about now.
+        if (frame.probeId !== undefined && frame.probeId !== this.probe?.id) return [];
+        const out = this.settle("none");
+        if (frame.reason === "idle" && frame.probeId !== undefined) {
+          // The only authoritative "nothing is streaming": streams we still think are live ended unseen.
+          for (const [id, s] of this.streams) {
+            if (s.origin === "local" && s.epoch === this.epoch) continue;
+            out.push(...this.end(id, "idle"));
+          }
+          this.expectingContinuation = false;
+          this.continuationId = undefined;
+        }
+        return out;
+      }
+      case "cf_agent_stream_pending":
+        if (!this.probe || (frame.probeId !== undefined && frame.probeId !== this.probe.id)) return [];
+        return [
+          { type: "cancel-timer", probeId: this.probe.id },
+          { type: "arm-timer", probeId: this.probe.id, ms: RESUME_PENDING_TIMEOUT_MS },
+        ];
+    }
+  }
+
+  private onOffer(frame: StreamResumingFrame): ResumeCommand[] {
+    const id = frame.id;
+    const out: ResumeCommand[] = [];
+    if (this.acked.has(id)) {
+      // The duplicate offer: settle a probe waiting for it, never ACK twice on one socket.
+      return this.settle("stream", id);
+    }
+    const wanted = this.resumeEnabled || this.expectingContinuation || this.streams.get(id)?.origin === "local";
+    if (!wanted) return this.settle("none");
+    this.acked.add(id);
+    this.ended.delete(id);
+    if (this.expectingContinuation) {
+      this.expectingContinuation = false;
+      this.continuationId = id;
+    }
+    const existing = this.streams.get(id);
+    if (existing) existing.epoch = this.epoch;
+    else {
+      this.streams.set(id, { origin: "resumed", epoch: this.epoch });
+      out.push({ type: "stream-started", streamId: id, origin: "resumed" });
+    }
+    // The caller must attach its listener before sending, so the ACK goes last.
+    out.push(...this.settle("stream", id));
+    out.push({ type: "send", frame: { type: "cf_agent_stream_resume_ack", id } });
+    return out;
+  }
+
+  private end(id: string, reason: "done" | "error" | "idle"): ResumeCommand[] {
+    if (!this.streams.delete(id)) return [];
+    this.ended.add(id);
+    // Keep the set of ended ids bounded: only recent ids can still have frames in flight.
+    if (this.ended.size > 256) this.ended.delete(this.ended.values().next().value as string);
+    if (this.continuationId === id) this.continuationId = undefined;
+    return [{ type: "stream-ended", streamId: id, reason }];
+  }
+}
