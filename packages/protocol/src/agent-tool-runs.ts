@@ -310,7 +310,13 @@ export class AgentToolRunsReducer {
     run.milestones = [...run.milestones, m].sort((a, b) => a.sequence - b.sequence);
     if (sequence > book.milestoneHigh) {
       book.milestoneHigh = sequence;
+      // A milestone without its own fraction/phase/message keeps the ones already shown: the real server's
+      // milestones often carry only a name, and the bar should not jump back to indeterminate.
+      const prev = run.progress;
       const p: AgentToolRunProgress = { milestone: m.name, at: m.at };
+      if (prev?.fraction !== undefined) p.fraction = prev.fraction;
+      if (prev?.message !== undefined) p.message = prev.message;
+      if (prev?.phase !== undefined) p.phase = prev.phase;
       if (m.fraction !== undefined) p.fraction = m.fraction;
       if (m.message !== undefined) p.message = m.message;
       if (m.phase !== undefined) p.phase = m.phase;
