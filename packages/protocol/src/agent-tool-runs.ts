@@ -10,9 +10,12 @@
  * tool output. Connect-time replay, in turn, numbers only stored chunks and carries no progress at all. So:
  *
  * - Stored chunks (every chunk except `data-agent-progress` / `data-agent-milestone`) carry their index in the
- *   child's chunk store, live and replayed alike. Per run we keep the highest index applied and apply a stored
- *   chunk only when its sequence is above it. Replays and duplicated frames therefore never double text, and a
- *   chunk is never lost to a progress frame that shared its number.
+ *   child's chunk store, live and replayed alike, numbered 1, 2, 3, … without gaps. Per run we keep the highest
+ *   index applied and apply a stored chunk only when its sequence is the next one. A sequence at or below it is
+ *   a replay or a duplicate and is dropped, so text is never doubled; a chunk is never lost to a progress frame
+ *   that shared its number. A chunk that arrives early (above the next index) waits until the gap fills; the
+ *   waiting ones are applied in order anyway when the run ends or when more than `MAX_GAP` are waiting, so a
+ *   server that numbered with gaps would delay chunks, never lose them.
  * - Progress chunks are never deduped by sequence. Latest wins, except that one carrying a lower sequence than
  *   the progress already shown (a late or replayed frame) is dropped, and an exact repeat of a progress chunk id
  *   is dropped; so the bar never moves backwards.
@@ -87,6 +90,8 @@ export interface AgentToolRunsState {
 export type AgentToolApplyResult =
   | { kind: "applied"; runId: string }
   | { kind: "duplicate"; runId: string }
+  /** Arrived ahead of a missing chunk; applied once the gap fills. */
+  | { kind: "buffered"; runId: string }
   | { kind: "ignored"; runId: string; reason: string }
   | { kind: "error"; runId: string; reason: string };
 
@@ -103,11 +108,15 @@ interface RunBook {
   progressIds: Set<string>;
   milestoneHigh: number;
   ctx: PartContext;
+  /** Stored chunks that arrived ahead of a missing one, by sequence. */
+  early: Map<number, UIMessageChunk>;
 }
 
 const PROGRESS = "data-agent-progress";
 const MILESTONE = "data-agent-milestone";
 const HARD_TERMINAL = new Set<AgentToolRunStatus>(["completed", "error", "aborted"]);
+/** How many early chunks a run holds back before it stops waiting for the missing ones. */
+export const MAX_GAP = 32;
 
 const EMPTY_STATE: AgentToolRunsState = Object.freeze({
   runsById: Object.freeze({}),
@@ -183,6 +192,8 @@ export class AgentToolRunsReducer {
 
     const status = book.run.status;
     if (HARD_TERMINAL.has(status)) return { kind: "duplicate", runId };
+    // Nothing more will fill a gap once the run has ended: apply what was waiting, in order.
+    this.flushEarly(book);
     const run = this.writable(book);
     switch (ev.kind) {
       case "finished":
@@ -236,6 +247,7 @@ export class AgentToolRunsReducer {
       progressIds: new Set(),
       milestoneHigh: Number.NEGATIVE_INFINITY,
       ctx: createPartContext(),
+      early: new Map(),
     });
     this.changed.add(ev.runId);
     return { kind: "applied", runId: ev.runId };
@@ -253,7 +265,31 @@ export class AgentToolRunsReducer {
     const chunk = parsed.chunk as UIMessageChunk & { type: string; id?: unknown; data?: unknown };
     if (chunk.type === PROGRESS) return this.progress(book, sequence, chunk);
     if (chunk.type === MILESTONE) return this.milestone(book, chunk.data);
-    if (sequence <= book.storedHigh) return { kind: "duplicate", runId };
+    if (sequence <= book.storedHigh || book.early.has(sequence)) return { kind: "duplicate", runId };
+    if (sequence > book.storedHigh + 1) {
+      book.early.set(sequence, chunk);
+      if (book.early.size > MAX_GAP) this.flushEarly(book);
+      return { kind: "buffered", runId };
+    }
+    const result = this.applyStored(book, sequence, chunk);
+    // The chunk may have filled a gap: apply the ones that were waiting behind it.
+    for (let next = book.early.get(book.storedHigh + 1); next; next = book.early.get(book.storedHigh + 1)) {
+      book.early.delete(book.storedHigh + 1);
+      this.applyStored(book, book.storedHigh + 1, next);
+    }
+    return result;
+  }
+
+  /** Applies every early chunk in sequence order, accepting the gaps. */
+  private flushEarly(book: RunBook): void {
+    if (book.early.size === 0) return;
+    const waiting = [...book.early].sort((a, b) => a[0] - b[0]);
+    book.early.clear();
+    for (const [seq, chunk] of waiting) this.applyStored(book, seq, chunk);
+  }
+
+  private applyStored(book: RunBook, sequence: number, chunk: UIMessageChunk): AgentToolApplyResult {
+    const runId = book.run.runId;
     book.storedHigh = sequence;
     const run = this.writable(book);
     const parts = run.parts as Part[];

@@ -224,6 +224,11 @@ function applyData(target: PartsTarget, c: Chunk): PartsEffect {
 }
 
 function applyToolChunk(target: PartsTarget, ctx: PartContext, c: Chunk): PartsEffect {
+  if (c.type === "tool-approval-response") {
+    // AI SDK v7 keys this chunk by approval id only.
+    const i = target.parts.findIndex((p) => (p as { approval?: { id?: unknown } }).approval?.id === c.approvalId);
+    return i < 0 ? ignored("tool-approval-response for an unknown approval") : updateToolPart(target, i, ctx, c);
+  }
   const toolCallId = c.toolCallId;
   if (typeof toolCallId !== "string") return ignored(`${c.type} without a toolCallId`);
   const i = findToolPartIndex(target.parts, toolCallId);
@@ -385,9 +390,9 @@ export function parsePartialJson(text: string): unknown {
   }
   let repaired = text;
   if (inString) repaired += escaped ? '\\"' : '"';
-  // Drop a dangling separator or a key that has no value yet.
+  // Drop a dangling separator, or an object key that has no value yet.
   repaired = repaired.replace(/,\s*$/, "").replace(/,?\s*"(?:[^"\\]|\\.)*"\s*:\s*$/, "");
-  repaired = repaired.replace(/:\s*$/, "");
+  if (closers.at(-1) === "}") repaired = repaired.replace(/([{,])\s*"(?:[^"\\]|\\.)*"\s*$/, "$1").replace(/,$/, "");
   const candidate = repaired + closers.reverse().join("");
   try {
     return JSON.parse(candidate);

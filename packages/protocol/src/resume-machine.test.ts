@@ -1,0 +1,210 @@
+import { describe, expect, it } from "vitest";
+import type { ChatResponseFrame } from "./frames.ts";
+import { RESUME_PENDING_TIMEOUT_MS, RESUME_PROBE_TIMEOUT_MS, type ResumeCommand, ResumeMachine } from "./resume-machine.ts";
+
+function machine(options: { resume?: boolean } = {}) {
+  let n = 0;
+  return new ResumeMachine({ createId: () => `p${++n}`, ...options });
+}
+const sends = (cmds: ResumeCommand[]) => cmds.flatMap((c) => (c.type === "send" ? [c.frame] : []));
+const acks = (cmds: ResumeCommand[]) => sends(cmds).filter((f) => f.type === "cf_agent_stream_resume_ack");
+const offer = (id: string, probeId?: string) => ({
+  type: "frame" as const,
+  frame: { type: "cf_agent_stream_resuming" as const, id, ...(probeId ? { probeId } : {}) },
+});
+const none = (reason?: "idle" | "continuation-owned", probeId?: string) => ({
+  type: "frame" as const,
+  frame: { type: "cf_agent_stream_resume_none" as const, ...(reason ? { reason } : {}), ...(probeId ? { probeId } : {}) },
+});
+const resp = (id: string, extra: Partial<ChatResponseFrame> = {}): ChatResponseFrame => ({
+  type: "cf_agent_use_chat_response",
+  id,
+  body: '{"type":"text-delta","id":"t","delta":"x"}',
+  done: false,
+  ...extra,
+});
+
+describe("ResumeMachine: probing", () => {
+  it("sends one probe with a probe id and a 5 s timer; asking again while in flight sends nothing", () => {
+    const m = machine();
+    expect(m.handle({ type: "socket-open" })).toEqual([]);
+    const first = m.handle({ type: "resume" });
+    expect(first).toEqual([
+      { type: "send", frame: { type: "cf_agent_stream_resume_request", probeId: "p1" } },
+      { type: "arm-timer", probeId: "p1", ms: RESUME_PROBE_TIMEOUT_MS },
+    ]);
+    expect(m.handle({ type: "resume" })).toEqual([]);
+    expect(m.probeId).toBe("p1");
+  });
+
+  it("acknowledges a stream offered twice exactly once per socket (#1733)", () => {
+    const m = machine();
+    m.handle({ type: "socket-open" });
+    const connectOffer = m.handle(offer("s1"));
+    m.handle({ type: "resume" });
+    const probeAnswer = m.handle(offer("s1", "p1"));
+    expect(acks(connectOffer)).toEqual([{ type: "cf_agent_stream_resume_ack", id: "s1" }]);
+    expect(acks(probeAnswer)).toEqual([]);
+    expect(probeAnswer).toContainEqual({ type: "probe-settled", probeId: "p1", outcome: "stream", streamId: "s1" });
+    expect(m.probeId).toBeUndefined();
+  });
+
+  it("tells the caller the stream started before it sends the ACK (listener first)", () => {
+    const m = machine();
+    m.handle({ type: "socket-open" });
+    m.handle({ type: "resume" });
+    const cmds = m.handle(offer("s1", "p1"));
+    const started = cmds.findIndex((c) => c.type === "stream-started");
+    const ack = cmds.findIndex((c) => c.type === "send");
+    expect(started).toBeGreaterThanOrEqual(0);
+    expect(ack).toBeGreaterThan(started);
+    expect(m.isServerStreaming).toBe(true);
+  });
+
+  it("re-sends the in-flight probe with the same id after a real close→open, and ACKs again on the new socket", () => {
+    const m = machine();
+    m.handle({ type: "socket-open" });
+    expect(acks(m.handle(offer("s1")))).toHaveLength(1);
+    m.handle({ type: "resume" });
+    m.handle({ type: "socket-close" });
+    const reopened = m.handle({ type: "socket-open" });
+    expect(sends(reopened)).toEqual([{ type: "cf_agent_stream_resume_request", probeId: "p1" }]);
+    expect(acks(m.handle(offer("s1")))).toHaveLength(1);
+  });
+
+  it("starts a new probe on reconnect when none is in flight", () => {
+    const m = machine();
+    m.handle({ type: "socket-open" });
+    m.handle({ type: "resume" });
+    m.handle(none("idle", "p1"));
+    m.handle({ type: "socket-close" });
+    expect(sends(m.handle({ type: "socket-open" }))).toEqual([{ type: "cf_agent_stream_resume_request", probeId: "p2" }]);
+  });
+
+  it("stretches the timeout to 60 s on stream_pending, and a timeout settles only its own probe", () => {
+    const m = machine();
+    m.handle({ type: "resume" });
+    expect(m.handle({ type: "frame", frame: { type: "cf_agent_stream_pending", id: "x", probeId: "p1" } })).toEqual([
+      { type: "cancel-timer", probeId: "p1" },
+      { type: "arm-timer", probeId: "p1", ms: RESUME_PENDING_TIMEOUT_MS },
+    ]);
+    expect(m.handle({ type: "timeout", probeId: "old" })).toEqual([]);
+    expect(m.handle({ type: "timeout", probeId: "p1" })).toContainEqual({
+      type: "probe-settled",
+      probeId: "p1",
+      outcome: "timeout",
+    });
+  });
+});
+
+describe("ResumeMachine: resume_none", () => {
+  function observing() {
+    const m = machine();
+    m.handle({ type: "socket-open" });
+    expect(m.route(resp("other-tab")).accept).toBe(true);
+    m.handle({ type: "resume" });
+    return m;
+  }
+
+  it("ignores a reply to another probe", () => {
+    const m = observing();
+    expect(m.handle(none("idle", "stale"))).toEqual([]);
+    expect(m.probeId).toBe("p1");
+  });
+
+  it("settles the probe on an unreasoned or continuation-owned reply without tearing down a live stream", () => {
+    for (const reason of [undefined, "continuation-owned" as const]) {
+      const m = observing();
+      const cmds = m.handle(none(reason, reason ? "p1" : undefined));
+      expect(cmds).toContainEqual({ type: "probe-settled", probeId: "p1", outcome: "none" });
+      expect(cmds.some((c) => c.type === "stream-ended")).toBe(false);
+      expect(m.isServerStreaming).toBe(true);
+    }
+  });
+
+  it("ends streams that ended unseen only on a correlated idle reply (#1914/#1963)", () => {
+    const m = observing();
+    expect(m.handle(none("idle", "p1"))).toContainEqual({ type: "stream-ended", streamId: "other-tab", reason: "idle" });
+    expect(m.isServerStreaming).toBe(false);
+  });
+});
+
+describe("ResumeMachine: routing response frames", () => {
+  it("rejects a replay nobody acknowledged on this socket and accepts it after the ACK", () => {
+    const m = machine();
+    m.handle({ type: "socket-open" });
+    expect(m.route(resp("s1", { replay: true }))).toMatchObject({ accept: false });
+    m.handle(offer("s1"));
+    expect(m.route(resp("s1", { replay: true }))).toMatchObject({ accept: true, origin: "resumed" });
+  });
+
+  it("ignores a stray done for an unknown stream instead of creating an empty message (§8.2-2)", () => {
+    const m = machine();
+    expect(m.route(resp("ghost", { body: "", done: true }))).toMatchObject({ accept: false });
+    expect(m.route(resp("ghost", { body: "boom", done: true, error: true }))).toMatchObject({ accept: false });
+    expect(m.activeStreams.size).toBe(0);
+  });
+
+  it("observes another tab's stream, ends it on done and ignores late frames for it", () => {
+    const m = machine();
+    const first = m.route(resp("t2"));
+    expect(first).toMatchObject({ accept: true, origin: "observed" });
+    expect(first.accept && first.commands).toEqual([{ type: "stream-started", streamId: "t2", origin: "observed" }]);
+    const done = m.route(resp("t2", { body: "", done: true }));
+    expect(done.accept && done.commands).toEqual([{ type: "stream-ended", streamId: "t2", reason: "done" }]);
+    expect(m.route(resp("t2"))).toMatchObject({ accept: false, reason: "stream already ended" });
+  });
+
+  it("keeps a local request routed to this client until its done, and an error ends it", () => {
+    const m = machine();
+    m.handle({ type: "local-request", id: "mine" });
+    expect(m.route(resp("mine"))).toMatchObject({ accept: true, origin: "local" });
+    expect(m.isServerStreaming).toBe(false);
+    const err = m.route(resp("mine", { body: "model failed", done: false, error: true }));
+    expect(err.accept && err.commands).toEqual([{ type: "stream-ended", streamId: "mine", reason: "error" }]);
+  });
+});
+
+describe("ResumeMachine: stop, clear, continuations, resume:false", () => {
+  it("stop cancels every live stream: own turn, resumed and observed", () => {
+    const m = machine();
+    m.handle({ type: "socket-open" });
+    m.handle({ type: "local-request", id: "a" });
+    m.handle(offer("b"));
+    m.route(resp("c"));
+    expect(sends(m.handle({ type: "stop" }))).toEqual([
+      { type: "cf_agent_chat_request_cancel", id: "a" },
+      { type: "cf_agent_chat_request_cancel", id: "b" },
+      { type: "cf_agent_chat_request_cancel", id: "c" },
+    ]);
+  });
+
+  it("tracks a tool continuation from the tool result to its done", () => {
+    const m = machine();
+    m.handle({ type: "socket-open" });
+    const probe = m.handle({ type: "expect-continuation" });
+    expect(sends(probe)).toEqual([{ type: "cf_agent_stream_resume_request", probeId: "p1" }]);
+    expect(m.isToolContinuation).toBe(true);
+    // The server announces the continuation unsolicited (the sender awaits it), without a probe id.
+    expect(acks(m.handle(offer("cont")))).toHaveLength(1);
+    expect(m.isToolContinuation).toBe(true);
+    m.route(resp("cont", { continuation: true, replay: true }));
+    m.route(resp("cont", { body: "", done: true, continuation: true }));
+    expect(m.isToolContinuation).toBe(false);
+  });
+
+  it("clear ends every stream", () => {
+    const m = machine();
+    m.route(resp("x"));
+    expect(m.handle({ type: "clear" })).toEqual([{ type: "stream-ended", streamId: "x", reason: "cleared" }]);
+    expect(m.route(resp("x"))).toMatchObject({ accept: false });
+  });
+
+  it("with resume:false does not acknowledge offers except the continuation it asked for", () => {
+    const m = machine({ resume: false });
+    m.handle({ type: "socket-open" });
+    expect(acks(m.handle(offer("someone-elses")))).toEqual([]);
+    m.handle({ type: "expect-continuation" });
+    expect(acks(m.handle(offer("cont")))).toHaveLength(1);
+  });
+});
