@@ -53,9 +53,14 @@ const all =
 const messagesCheck: Check = (o) => {
   const r = arr(o, "messages");
   if (r) return r;
+  const ids = new Set<string>();
   for (const m of o.messages as unknown[]) {
     const e = messageShape(m);
     if (e) return `messages: ${e}`;
+    // A transcript with two messages of one id cannot be rendered or updated unambiguously.
+    const id = (m as { id: string }).id;
+    if (ids.has(id)) return `messages: duplicate message id '${id}'`;
+    ids.add(id);
   }
   return undefined;
 };
@@ -66,7 +71,14 @@ export function messageShape(m: unknown): string | undefined {
   if (typeof m.id !== "string") return "message 'id' must be a string";
   if (m.role !== "user" && m.role !== "assistant" && m.role !== "system") return "message 'role' is invalid";
   if (!Array.isArray(m.parts)) return "message 'parts' must be an array";
-  for (const p of m.parts) if (!isObj(p) || typeof p.type !== "string") return "message part needs a 'type'";
+  const toolCalls = new Set<string>();
+  for (const p of m.parts) {
+    if (!isObj(p) || typeof p.type !== "string") return "message part needs a 'type'";
+    if (typeof p.toolCallId === "string" && (p.type.startsWith("tool-") || p.type === "dynamic-tool")) {
+      if (toolCalls.has(p.toolCallId)) return `message has tool call '${p.toolCallId}' twice`;
+      toolCalls.add(p.toolCallId);
+    }
+  }
   return undefined;
 }
 
