@@ -3,7 +3,12 @@ import { AgentToolRunsReducer, MAX_GAP } from "./agent-tool-runs.ts";
 import type { AgentToolEvent, AgentToolEventFrame } from "./frames.ts";
 
 type Body = Record<string, unknown>;
-const ev = (sequence: number, event: AgentToolEvent, parentToolCallId?: string, replay?: boolean): AgentToolEventFrame => ({
+const ev = (
+  sequence: number,
+  event: AgentToolEvent,
+  parentToolCallId?: string,
+  replay?: boolean,
+): AgentToolEventFrame => ({
   type: "agent-tool-event",
   sequence,
   event,
@@ -11,7 +16,12 @@ const ev = (sequence: number, event: AgentToolEvent, parentToolCallId?: string, 
   ...(replay ? { replay: true as const } : {}),
 });
 const started = (runId: string, parent?: string, order = 0, replay?: boolean) =>
-  ev(0, { kind: "started", runId, agentType: "Researcher", order, display: { name: "Researcher" } }, parent, replay);
+  ev(
+    0,
+    { kind: "started", runId, agentType: "Researcher", order, display: { name: "Researcher" } },
+    parent,
+    replay,
+  );
 const chunk = (runId: string, sequence: number, body: Body, parent?: string, replay?: boolean) =>
   ev(sequence, { kind: "chunk", runId, body: JSON.stringify(body) }, parent, replay);
 const textOf = (r: AgentToolRunsReducer, runId: string) =>
@@ -29,8 +39,27 @@ function liveRun(runId: string, words: string[], parent = "call_1") {
   words.forEach((w, i) => {
     if (i === 2) {
       // Progress and a milestone between two stored chunks carry the number of the next stored chunk.
-      frames.push(chunk(runId, seq, { type: "data-agent-progress", id: "p1", transient: true, data: { fraction: 0.5, phase: "reading" } }, parent));
-      frames.push(chunk(runId, seq, { type: "data-agent-milestone", data: { name: "half", sequence: 0, at: 1000 } }, parent));
+      frames.push(
+        chunk(
+          runId,
+          seq,
+          {
+            type: "data-agent-progress",
+            id: "p1",
+            transient: true,
+            data: { fraction: 0.5, phase: "reading" },
+          },
+          parent,
+        ),
+      );
+      frames.push(
+        chunk(
+          runId,
+          seq,
+          { type: "data-agent-milestone", data: { name: "half", sequence: 0, at: 1000 } },
+          parent,
+        ),
+      );
     }
     frames.push(chunk(runId, seq++, { type: "text-delta", id: "t", delta: w }, parent));
   });
@@ -42,7 +71,10 @@ function liveRun(runId: string, words: string[], parent = "call_1") {
 /** What connect-time replay sends for the same run: stored chunks only, flagged replay. */
 function replayOf(frames: AgentToolEventFrame[], upTo = Number.POSITIVE_INFINITY) {
   return frames
-    .filter((f) => f.event.kind !== "chunk" || !/agent-(progress|milestone)/.test((f.event as { body: string }).body))
+    .filter(
+      (f) =>
+        f.event.kind !== "chunk" || !/agent-(progress|milestone)/.test((f.event as { body: string }).body),
+    )
     .filter((f) => f.sequence <= upTo)
     .map((f) => ({ ...f, replay: true as const }));
 }
@@ -59,7 +91,10 @@ describe("AgentToolRunsReducer", () => {
     expect(r.getRunsForToolCall("call_2").map((x) => x.runId)).toEqual(["x"]);
     expect(r.getRunsForToolCall("nope")).toEqual([]);
     expect(r.state.unboundRuns.map((x) => x.runId)).toEqual(["detached-1"]);
-    expect(r.state.runsById.a).toMatchObject({ status: "running", subAgent: { agent: "Researcher", name: "a" } });
+    expect(r.state.runsById.a).toMatchObject({
+      status: "running",
+      subAgent: { agent: "Researcher", name: "a" },
+    });
   });
 
   it("applies every stored chunk even when progress and a milestone share its sequence (real-server numbering)", () => {
@@ -98,7 +133,9 @@ describe("AgentToolRunsReducer", () => {
   it("a replay racing live frames (live chunk first, replay after) neither drops nor doubles", () => {
     const r = new AgentToolRunsReducer();
     const { frames, terminal } = liveRun("run", ["a", "b", "c", "d", "e"]);
-    const stored = frames.filter((f) => f.sequence > 0 && !/agent-(progress|milestone)/.test(JSON.stringify(f)));
+    const stored = frames.filter(
+      (f) => f.sequence > 0 && !/agent-(progress|milestone)/.test(JSON.stringify(f)),
+    );
     r.apply(frames[0]!);
     // A live frame from beyond the gap arrives before the replay of the earlier chunks.
     const last = stored.at(-1)!;
@@ -132,17 +169,29 @@ describe("AgentToolRunsReducer", () => {
     const g = new AgentToolRunsReducer();
     g.apply(started("g"));
     g.apply(chunk("g", 1, { type: "text-start", id: "t" }));
-    for (let s = 3; s <= MAX_GAP + 3; s++) g.apply(chunk("g", s, { type: "text-delta", id: "t", delta: "x" }));
+    for (let s = 3; s <= MAX_GAP + 3; s++)
+      g.apply(chunk("g", s, { type: "text-delta", id: "t", delta: "x" }));
     expect(textOf(g, "g")).toBe("x".repeat(MAX_GAP + 1));
   });
 
   it("keeps progress latest-wins but never lets an older frame move it back", () => {
     const r = new AgentToolRunsReducer({ now: () => 42 });
     r.apply(started("run"));
-    r.apply(chunk("run", 3, { type: "data-agent-progress", id: "p2", transient: true, data: { fraction: 0.6 } }));
-    r.apply(chunk("run", 2, { type: "data-agent-progress", id: "p1", transient: true, data: { fraction: 0.3 } }));
+    r.apply(
+      chunk("run", 3, { type: "data-agent-progress", id: "p2", transient: true, data: { fraction: 0.6 } }),
+    );
+    r.apply(
+      chunk("run", 2, { type: "data-agent-progress", id: "p1", transient: true, data: { fraction: 0.3 } }),
+    );
     expect(r.state.runsById.run!.progress).toEqual({ fraction: 0.6, at: 42 });
-    r.apply(chunk("run", 3, { type: "data-agent-progress", id: "p3", transient: true, data: { fraction: 0.7, message: "m" } }));
+    r.apply(
+      chunk("run", 3, {
+        type: "data-agent-progress",
+        id: "p3",
+        transient: true,
+        data: { fraction: 0.7, message: "m" },
+      }),
+    );
     expect(r.state.runsById.run!.progress).toEqual({ fraction: 0.7, message: "m", at: 42 });
     expect(r.state.runsById.run!.parts).toEqual([]);
   });
@@ -151,7 +200,10 @@ describe("AgentToolRunsReducer", () => {
     const r = new AgentToolRunsReducer();
     r.apply(started("run"));
     const ms = (seq: number, name: string, s: number) =>
-      chunk("run", s, { type: "data-agent-milestone", data: { name, sequence: seq, at: 100 + seq, fraction: seq / 10 } });
+      chunk("run", s, {
+        type: "data-agent-milestone",
+        data: { name, sequence: seq, at: 100 + seq, fraction: seq / 10 },
+      });
     r.apply(ms(2, "written", 5));
     r.apply(ms(0, "searched", 5));
     r.apply(ms(2, "written", 9));
@@ -159,14 +211,28 @@ describe("AgentToolRunsReducer", () => {
     const run = r.state.runsById.run!;
     expect(run.milestones.map((m) => m.name)).toEqual(["searched", "read", "written"]);
     expect(run.progress).toMatchObject({ milestone: "written", fraction: 0.2 });
-    expect(r.apply(chunk("run", 1, { type: "data-agent-milestone", data: { sequence: 3 } })).kind).toBe("error");
+    expect(r.apply(chunk("run", 1, { type: "data-agent-milestone", data: { sequence: 3 } })).kind).toBe(
+      "error",
+    );
   });
 
   it("ignores a stray started after a terminal and lets a later terminal replace a soft interrupted", () => {
     const r = new AgentToolRunsReducer();
     r.apply(started("run"));
-    r.apply(ev(5, { kind: "interrupted", runId: "run", error: "stalled", reason: "no-progress", childStillRunning: true }));
-    expect(r.state.runsById.run).toMatchObject({ status: "interrupted", reason: "no-progress", childStillRunning: true });
+    r.apply(
+      ev(5, {
+        kind: "interrupted",
+        runId: "run",
+        error: "stalled",
+        reason: "no-progress",
+        childStillRunning: true,
+      }),
+    );
+    expect(r.state.runsById.run).toMatchObject({
+      status: "interrupted",
+      reason: "no-progress",
+      childStillRunning: true,
+    });
     expect(r.apply(started("run")).kind).toBe("ignored");
     r.apply(ev(Date.now(), { kind: "finished", runId: "run", summary: "done after all" }));
     expect(r.state.runsById.run).toMatchObject({ status: "completed", summary: "done after all" });
@@ -181,10 +247,22 @@ describe("AgentToolRunsReducer", () => {
     for (const id of ["e", "a", "i"]) r.apply(started(id));
     r.apply(ev(1, { kind: "error", runId: "e", error: "boom" }));
     r.apply(ev(1, { kind: "aborted", runId: "a", reason: "user cancelled" }));
-    r.apply(ev(1, { kind: "interrupted", runId: "i", error: "gone", reason: "window-exceeded", childStillRunning: false }));
+    r.apply(
+      ev(1, {
+        kind: "interrupted",
+        runId: "i",
+        error: "gone",
+        reason: "window-exceeded",
+        childStillRunning: false,
+      }),
+    );
     expect(r.state.runsById.e).toMatchObject({ status: "error", error: "boom" });
     expect(r.state.runsById.a).toMatchObject({ status: "aborted", error: "user cancelled" });
-    expect(r.state.runsById.i).toMatchObject({ status: "interrupted", reason: "window-exceeded", childStillRunning: false });
+    expect(r.state.runsById.i).toMatchObject({
+      status: "interrupted",
+      reason: "window-exceeded",
+      childStillRunning: false,
+    });
   });
 
   it("ignores frames for a run it never saw start, without remembering them, so a replay still delivers them", () => {

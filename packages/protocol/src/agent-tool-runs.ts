@@ -125,7 +125,10 @@ const EMPTY_STATE: AgentToolRunsState = Object.freeze({
 });
 
 /** Compares runs for display: `order` ascending, then `runId`. */
-export function compareRuns(a: Pick<AgentToolRun, "order" | "runId">, b: Pick<AgentToolRun, "order" | "runId">) {
+export function compareRuns(
+  a: Pick<AgentToolRun, "order" | "runId">,
+  b: Pick<AgentToolRun, "order" | "runId">,
+) {
   return a.order - b.order || (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0);
 }
 
@@ -223,7 +226,8 @@ export class AgentToolRunsReducer {
     const ev = frame.event as Extract<AgentToolEventFrame["event"], { kind: "started" }>;
     if (book) {
       // A replayed `started` after the run ended must not revive it.
-      if (book.run.status !== "running") return { kind: "ignored", runId: ev.runId, reason: "run already ended" };
+      if (book.run.status !== "running")
+        return { kind: "ignored", runId: ev.runId, reason: "run already ended" };
       return { kind: "duplicate", runId: ev.runId };
     }
     const run: AgentToolRun = {
@@ -313,9 +317,14 @@ export class AgentToolRunsReducer {
     return { kind: "applied", runId };
   }
 
-  private progress(book: RunBook, sequence: number, chunk: { id?: unknown; data?: unknown }): AgentToolApplyResult {
+  private progress(
+    book: RunBook,
+    sequence: number,
+    chunk: { id?: unknown; data?: unknown },
+  ): AgentToolApplyResult {
     const runId = book.run.runId;
-    if (sequence < book.progressSeq) return { kind: "ignored", runId, reason: "progress older than the one shown" };
+    if (sequence < book.progressSeq)
+      return { kind: "ignored", runId, reason: "progress older than the one shown" };
     if (typeof chunk.id === "string") {
       if (book.progressIds.has(chunk.id)) return { kind: "duplicate", runId };
       book.progressIds.add(chunk.id);
@@ -334,10 +343,15 @@ export class AgentToolRunsReducer {
   private milestone(book: RunBook, data: unknown): AgentToolApplyResult {
     const runId = book.run.runId;
     const d = (data ?? {}) as Record<string, unknown>;
-    if (typeof d.name !== "string") return { kind: "error", runId, reason: "milestone without a string 'name'" };
+    if (typeof d.name !== "string")
+      return { kind: "error", runId, reason: "milestone without a string 'name'" };
     const sequence = typeof d.sequence === "number" ? d.sequence : 0;
     if (book.run.milestones.some((m) => m.sequence === sequence)) return { kind: "duplicate", runId };
-    const m: AgentToolMilestone = { name: d.name, sequence, at: typeof d.at === "number" ? d.at : this.now() };
+    const m: AgentToolMilestone = {
+      name: d.name,
+      sequence,
+      at: typeof d.at === "number" ? d.at : this.now(),
+    };
     if (typeof d.fraction === "number") m.fraction = d.fraction;
     if (typeof d.message === "string") m.message = d.message;
     if (typeof d.phase === "string") m.phase = d.phase;

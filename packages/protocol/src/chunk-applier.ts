@@ -152,7 +152,12 @@ function withMeta(part: Record<string, unknown>, providerMetadata: unknown): Rec
   return part;
 }
 
-function startBlock(target: PartsTarget, ctx: PartContext, kind: "text" | "reasoning", c: Chunk): PartsEffect {
+function startBlock(
+  target: PartsTarget,
+  ctx: PartContext,
+  kind: "text" | "reasoning",
+  c: Chunk,
+): PartsEffect {
   const part = withMeta({ type: kind, text: "", state: "streaming" }, c.providerMetadata);
   target.parts.push(part as Part);
   if (typeof c.id === "string") ctx.open.set(`${kind}:${c.id}`, target.parts.length - 1);
@@ -226,8 +231,12 @@ function applyData(target: PartsTarget, c: Chunk): PartsEffect {
 function applyToolChunk(target: PartsTarget, ctx: PartContext, c: Chunk): PartsEffect {
   if (c.type === "tool-approval-response") {
     // AI SDK v7 keys this chunk by approval id only.
-    const i = target.parts.findIndex((p) => (p as { approval?: { id?: unknown } }).approval?.id === c.approvalId);
-    return i < 0 ? ignored("tool-approval-response for an unknown approval") : updateToolPart(target, i, ctx, c);
+    const i = target.parts.findIndex(
+      (p) => (p as { approval?: { id?: unknown } }).approval?.id === c.approvalId,
+    );
+    return i < 0
+      ? ignored("tool-approval-response for an unknown approval")
+      : updateToolPart(target, i, ctx, c);
   }
   const toolCallId = c.toolCallId;
   if (typeof toolCallId !== "string") return ignored(`${c.type} without a toolCallId`);
@@ -301,7 +310,8 @@ export function updateToolPart(target: PartsTarget, index: number, ctx: PartCont
     }
     case "tool-approval-request": {
       // A repeated request must not undo a decision the user already made (#1818).
-      if (isSettledToolState(state) || state === "approval-responded") return ignored("approval already decided");
+      if (isSettledToolState(state) || state === "approval-responded")
+        return ignored("approval already decided");
       const p = target.writable(index);
       p.state = "approval-requested";
       const approval: Record<string, unknown> = { id: c.approvalId };
@@ -392,7 +402,8 @@ export function parsePartialJson(text: string): unknown {
   if (inString) repaired += escaped ? '\\"' : '"';
   // Drop a dangling separator, or an object key that has no value yet.
   repaired = repaired.replace(/,\s*$/, "").replace(/,?\s*"(?:[^"\\]|\\.)*"\s*:\s*$/, "");
-  if (closers.at(-1) === "}") repaired = repaired.replace(/([{,])\s*"(?:[^"\\]|\\.)*"\s*$/, "$1").replace(/,$/, "");
+  if (closers.at(-1) === "}")
+    repaired = repaired.replace(/([{,])\s*"(?:[^"\\]|\\.)*"\s*$/, "$1").replace(/,$/, "");
   const candidate = repaired + closers.reverse().join("");
   try {
     return JSON.parse(candidate);

@@ -11,9 +11,9 @@ const text = (m: UIMessage | undefined) =>
     .join("|");
 const user = (id: string, t: string): UIMessage => ({ id, role: "user", parts: [{ type: "text", text: t }] });
 const tool = (list: MessageList, id = "call_1") =>
-  list.messages
-    .flatMap((m) => m.parts)
-    .find((p) => (p as { toolCallId?: string }).toolCallId === id) as Record<string, unknown> | undefined;
+  list.messages.flatMap((m) => m.parts).find((p) => (p as { toolCallId?: string }).toolCallId === id) as
+    | Record<string, unknown>
+    | undefined;
 
 function streamHello(list: MessageList, id = "req1", flags = {}) {
   list.applyChunk(id, ch({ type: "start", messageId: "a1" }), flags);
@@ -41,7 +41,9 @@ describe("MessageList: new streams", () => {
   it("reads Think's finish shape (finishReason at the top level)", () => {
     const list = new MessageList();
     streamHello(list);
-    expect(list.applyChunk("req1", ch({ type: "finish", finishReason: "tool-calls" })).finishReason).toBe("tool-calls");
+    expect(list.applyChunk("req1", ch({ type: "finish", finishReason: "tool-calls" })).finishReason).toBe(
+      "tool-calls",
+    );
   });
 
   it("rebuilds instead of doubling when a replay starts over, however often", () => {
@@ -54,7 +56,11 @@ describe("MessageList: new streams", () => {
   });
 
   it("rebuilds a message that was hydrated from the transcript when its stream starts", () => {
-    const hydrated: UIMessage = { id: "a1", role: "assistant", parts: [{ type: "text", text: "Hello ", state: "streaming" }] };
+    const hydrated: UIMessage = {
+      id: "a1",
+      role: "assistant",
+      parts: [{ type: "text", text: "Hello ", state: "streaming" }],
+    };
     const list = new MessageList([user("u1", "hi"), hydrated]);
     streamHello(list, "req1", { replay: true });
     expect(list.messages).toHaveLength(2);
@@ -71,7 +77,10 @@ describe("MessageList: new streams", () => {
 
 describe("MessageList: continuations", () => {
   it("append to the last assistant message and ignore any start.messageId", () => {
-    const list = new MessageList([user("u1", "pay"), { id: "a1", role: "assistant", parts: [{ type: "step-start" }] }]);
+    const list = new MessageList([
+      user("u1", "pay"),
+      { id: "a1", role: "assistant", parts: [{ type: "step-start" }] },
+    ]);
     const f = { continuation: true };
     list.applyChunk("c1", ch({ type: "start", messageId: "other" }), f);
     list.applyChunk("c1", ch({ type: "text-start", id: "x" }), f);
@@ -81,7 +90,11 @@ describe("MessageList: continuations", () => {
   });
 
   it("start over from the message as it was when a continuation is replayed (twice)", () => {
-    const base: UIMessage = { id: "a1", role: "assistant", parts: [{ type: "text", text: "Before. ", state: "done" }] };
+    const base: UIMessage = {
+      id: "a1",
+      role: "assistant",
+      parts: [{ type: "text", text: "Before. ", state: "done" }],
+    };
     const list = new MessageList([base]);
     const live = { continuation: true };
     const replay = { continuation: true, replay: true };
@@ -120,7 +133,10 @@ describe("chunk rules", () => {
   it("merges reasoning provider metadata from delta and end (signatures survive)", () => {
     const list = new MessageList();
     list.applyChunk("s", ch({ type: "reasoning-start", id: "r" }));
-    list.applyChunk("s", ch({ type: "reasoning-delta", id: "r", delta: "think", providerMetadata: { a: { x: 1 } } }));
+    list.applyChunk(
+      "s",
+      ch({ type: "reasoning-delta", id: "r", delta: "think", providerMetadata: { a: { x: 1 } } }),
+    );
     list.applyChunk("s", ch({ type: "reasoning-end", id: "r", providerMetadata: { b: { sig: "s" } } }));
     expect(list.messages[0]!.parts[0]).toEqual({
       type: "reasoning",
@@ -133,40 +149,89 @@ describe("chunk rules", () => {
   it("streams tool input, then settles it; a replayed input-start does not reset it", () => {
     const list = new MessageList();
     list.applyChunk("s", ch({ type: "tool-input-start", toolCallId: "call_1", toolName: "getWeather" }));
-    list.applyChunk("s", ch({ type: "tool-input-delta", toolCallId: "call_1", inputTextDelta: '{"city":"Lis' }));
-    expect(tool(list)).toMatchObject({ type: "tool-getWeather", state: "input-streaming", input: { city: "Lis" } });
+    list.applyChunk(
+      "s",
+      ch({ type: "tool-input-delta", toolCallId: "call_1", inputTextDelta: '{"city":"Lis' }),
+    );
+    expect(tool(list)).toMatchObject({
+      type: "tool-getWeather",
+      state: "input-streaming",
+      input: { city: "Lis" },
+    });
     list.applyChunk("s", ch({ type: "tool-input-delta", toolCallId: "call_1", inputTextDelta: 'bon"}' }));
-    list.applyChunk("s", ch({ type: "tool-input-available", toolCallId: "call_1", toolName: "getWeather", input: { city: "Lisbon" } }));
+    list.applyChunk(
+      "s",
+      ch({
+        type: "tool-input-available",
+        toolCallId: "call_1",
+        toolName: "getWeather",
+        input: { city: "Lisbon" },
+      }),
+    );
     list.applyChunk("s", ch({ type: "tool-output-available", toolCallId: "call_1", output: { t: 21 } }));
     list.applyChunk("s", ch({ type: "tool-input-start", toolCallId: "call_1", toolName: "getWeather" }));
-    expect(tool(list)).toMatchObject({ state: "output-available", input: { city: "Lisbon" }, output: { t: 21 } });
+    expect(tool(list)).toMatchObject({
+      state: "output-available",
+      input: { city: "Lisbon" },
+      output: { t: 21 },
+    });
     expect(list.messages[0]!.parts).toHaveLength(1);
   });
 
   it("builds dynamic-tool parts when the chunk says so", () => {
     const list = new MessageList();
-    list.applyChunk("s", ch({ type: "tool-input-available", toolCallId: "d", toolName: "mcp_x", dynamic: true, input: {} }));
-    expect(tool(list, "d")).toMatchObject({ type: "dynamic-tool", toolName: "mcp_x", state: "input-available" });
+    list.applyChunk(
+      "s",
+      ch({ type: "tool-input-available", toolCallId: "d", toolName: "mcp_x", dynamic: true, input: {} }),
+    );
+    expect(tool(list, "d")).toMatchObject({
+      type: "dynamic-tool",
+      toolName: "mcp_x",
+      state: "input-available",
+    });
   });
 
   it("keeps the approval id and Think's descriptor, and a settled decision is never undone (#1818)", () => {
     const list = new MessageList();
     const descriptor = { summary: "Deploy", risk: "high", permissions: ["prod"] };
-    list.applyChunk("s", ch({ type: "tool-input-available", toolCallId: "call_1", toolName: "deploy", input: {} }));
-    list.applyChunk("s", ch({ type: "tool-approval-request", approvalId: "ap1", toolCallId: "call_1", approvalDescriptor: descriptor }));
+    list.applyChunk(
+      "s",
+      ch({ type: "tool-input-available", toolCallId: "call_1", toolName: "deploy", input: {} }),
+    );
+    list.applyChunk(
+      "s",
+      ch({
+        type: "tool-approval-request",
+        approvalId: "ap1",
+        toolCallId: "call_1",
+        approvalDescriptor: descriptor,
+      }),
+    );
     expect(tool(list)).toMatchObject({ state: "approval-requested", approval: { id: "ap1", descriptor } });
     list.applyChunk("s", ch({ type: "tool-approval-response", approvalId: "ap1", approved: true }));
     list.applyChunk("s", ch({ type: "tool-output-denied", toolCallId: "call_1" }));
     list.applyChunk("s", ch({ type: "tool-approval-request", approvalId: "ap2", toolCallId: "call_1" }));
-    expect(tool(list)).toMatchObject({ state: "approval-responded", approval: { id: "ap1", approved: true } });
+    expect(tool(list)).toMatchObject({
+      state: "approval-responded",
+      approval: { id: "ap1", approved: true },
+    });
   });
 
   it("lets the first output win, except that a final output replaces a preliminary one", () => {
     const list = new MessageList();
-    list.applyChunk("s", ch({ type: "tool-input-available", toolCallId: "call_1", toolName: "t", input: {} }));
-    list.applyChunk("s", ch({ type: "tool-output-available", toolCallId: "call_1", output: 1, preliminary: true }));
+    list.applyChunk(
+      "s",
+      ch({ type: "tool-input-available", toolCallId: "call_1", toolName: "t", input: {} }),
+    );
+    list.applyChunk(
+      "s",
+      ch({ type: "tool-output-available", toolCallId: "call_1", output: 1, preliminary: true }),
+    );
     list.applyChunk("s", ch({ type: "tool-output-available", toolCallId: "call_1", output: 2 }));
-    const r = list.applyChunk("s", ch({ type: "tool-output-error", toolCallId: "call_1", errorText: "late" }));
+    const r = list.applyChunk(
+      "s",
+      ch({ type: "tool-output-error", toolCallId: "call_1", errorText: "late" }),
+    );
     expect(r.effect).toMatchObject({ kind: "ignored" });
     expect(tool(list)).toMatchObject({ state: "output-available", output: 2 });
     expect(tool(list)!.preliminary).toBeUndefined();
@@ -174,10 +239,24 @@ describe("chunk rules", () => {
 
   it("applies an output for a tool call made in an earlier message to that message", () => {
     const list = new MessageList([
-      { id: "a0", role: "assistant", parts: [{ type: "tool-x", toolCallId: "old", toolName: "x", state: "approval-responded", input: {} } as never] },
+      {
+        id: "a0",
+        role: "assistant",
+        parts: [
+          {
+            type: "tool-x",
+            toolCallId: "old",
+            toolName: "x",
+            state: "approval-responded",
+            input: {},
+          } as never,
+        ],
+      },
       user("u", "next"),
     ]);
-    const r = list.applyChunk("s", ch({ type: "tool-output-available", toolCallId: "old", output: "ok" }), { continuation: true });
+    const r = list.applyChunk("s", ch({ type: "tool-output-available", toolCallId: "old", output: "ok" }), {
+      continuation: true,
+    });
     expect(r.messageId).toBe("a0");
     expect(tool(list, "old")).toMatchObject({ state: "output-available", output: "ok" });
   });
@@ -199,9 +278,15 @@ describe("chunk rules", () => {
 
   it("reports an in-band error chunk and ignores chunk types it does not know", () => {
     const list = new MessageList();
-    expect(list.applyChunk("s", ch({ type: "error", errorText: "rate limited" })).errorText).toBe("rate limited");
-    expect(list.applyChunk("s", ch({ type: "custom", kind: "x.y" })).effect).toMatchObject({ kind: "ignored" });
-    expect(list.applyChunk("s", ch({ type: "text-end", id: "nothing-open" })).effect).toMatchObject({ kind: "ignored" });
+    expect(list.applyChunk("s", ch({ type: "error", errorText: "rate limited" })).errorText).toBe(
+      "rate limited",
+    );
+    expect(list.applyChunk("s", ch({ type: "custom", kind: "x.y" })).effect).toMatchObject({
+      kind: "ignored",
+    });
+    expect(list.applyChunk("s", ch({ type: "text-end", id: "nothing-open" })).effect).toMatchObject({
+      kind: "ignored",
+    });
   });
 
   it("parses partial JSON input as it streams", () => {
@@ -218,13 +303,29 @@ describe("MessageList: server updates and identity", () => {
     const local: UIMessage = {
       id: "local-a",
       role: "assistant",
-      parts: [{ type: "tool-pay", toolCallId: "c1", toolName: "pay", state: "approval-requested", input: {} } as never],
+      parts: [
+        {
+          type: "tool-pay",
+          toolCallId: "c1",
+          toolName: "pay",
+          state: "approval-requested",
+          input: {},
+        } as never,
+      ],
     };
     const list = new MessageList([user("u", "pay"), local]);
     const server: UIMessage = {
       id: "server-a",
       role: "assistant",
-      parts: [{ type: "tool-pay", toolCallId: "c1", toolName: "pay", state: "approval-responded", input: {} } as never],
+      parts: [
+        {
+          type: "tool-pay",
+          toolCallId: "c1",
+          toolName: "pay",
+          state: "approval-responded",
+          input: {},
+        } as never,
+      ],
     };
     expect(list.applyMessageUpdated(server)).toBe(true);
     expect(list.messages[1]!.id).toBe("local-a");

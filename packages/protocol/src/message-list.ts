@@ -104,7 +104,12 @@ export class MessageList {
     const c = chunk as UIMessageChunk & Record<string, unknown>;
     let stream = this.streams.get(streamId);
     if (!stream) {
-      stream = { messageId: undefined, continuation: flags.continuation === true, sawStart: false, ctx: createPartContext() };
+      stream = {
+        messageId: undefined,
+        continuation: flags.continuation === true,
+        sawStart: false,
+        ctx: createPartContext(),
+      };
       this.streams.set(streamId, stream);
     }
     if (flags.continuation) stream.continuation = true;
@@ -185,7 +190,9 @@ export class MessageList {
         if (typeof p.toolCallId === "string") ids.add(p.toolCallId);
       }
       if (ids.size > 0) {
-        i = this.list.findIndex((m) => (m.parts as Array<{ toolCallId?: unknown }>).some((p) => ids.has(p.toolCallId as string)));
+        i = this.list.findIndex((m) =>
+          (m.parts as Array<{ toolCallId?: unknown }>).some((p) => ids.has(p.toolCallId as string)),
+        );
       }
     }
     if (i === undefined || i < 0) return false;
@@ -229,8 +236,7 @@ export class MessageList {
         stream.ctx = createPartContext();
       }
     } else {
-      const id =
-        typeof c.messageId === "string" ? c.messageId : (stream.messageId ?? this.idFor(streamId));
+      const id = typeof c.messageId === "string" ? c.messageId : (stream.messageId ?? this.idFor(streamId));
       const existing = this.index.get(id);
       if (existing === undefined) {
         i = this.list.length;
@@ -294,7 +300,10 @@ export class MessageList {
         return { messageId: m.id, effect: updateToolPart(this.target(m), j, ctx, c) };
       }
     }
-    return { messageId: currentId, effect: { kind: "ignored", reason: `no tool call '${toolCallId}' in the transcript` } };
+    return {
+      messageId: currentId,
+      effect: { kind: "ignored", reason: `no tool call '${toolCallId}' in the transcript` },
+    };
   }
 
   private target(m: Msg): PartsTarget {

@@ -31,7 +31,8 @@ type Check = (o: Obj) => string | undefined;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
 const str = (o: Obj, k: string) => (typeof o[k] === "string" ? undefined : `field '${k}' must be a string`);
-const bool = (o: Obj, k: string) => (typeof o[k] === "boolean" ? undefined : `field '${k}' must be a boolean`);
+const bool = (o: Obj, k: string) =>
+  typeof o[k] === "boolean" ? undefined : `field '${k}' must be a boolean`;
 const optStr = (o: Obj, k: string) => (o[k] === undefined ? undefined : str(o, k));
 const optBool = (o: Obj, k: string) => (o[k] === undefined ? undefined : bool(o, k));
 const arr = (o: Obj, k: string) => (Array.isArray(o[k]) ? undefined : `field '${k}' must be an array`);
@@ -201,7 +202,11 @@ const clientChecks: Record<string, Check> = {
   ),
   cf_agent_use_chat_request: (o) =>
     str(o, "id") ??
-    (isObj(o.init) ? (str(o.init, "body") ? "field 'init.body' must be a string" : undefined) : "field 'init' must be an object"),
+    (isObj(o.init)
+      ? str(o.init, "body")
+        ? "field 'init.body' must be a string"
+        : undefined
+      : "field 'init' must be an object"),
   cf_agent_chat_messages: messagesCheck,
   cf_agent_chat_clear: () => undefined,
   cf_agent_chat_request_cancel: (o) => str(o, "id"),

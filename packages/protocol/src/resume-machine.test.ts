@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { ChatResponseFrame } from "./frames.ts";
-import { RESUME_PENDING_TIMEOUT_MS, RESUME_PROBE_TIMEOUT_MS, type ResumeCommand, ResumeMachine } from "./resume-machine.ts";
+import {
+  RESUME_PENDING_TIMEOUT_MS,
+  RESUME_PROBE_TIMEOUT_MS,
+  type ResumeCommand,
+  ResumeMachine,
+} from "./resume-machine.ts";
 
 function machine(options: { resume?: boolean } = {}) {
   let n = 0;
@@ -14,7 +19,11 @@ const offer = (id: string, probeId?: string) => ({
 });
 const none = (reason?: "idle" | "continuation-owned", probeId?: string) => ({
   type: "frame" as const,
-  frame: { type: "cf_agent_stream_resume_none" as const, ...(reason ? { reason } : {}), ...(probeId ? { probeId } : {}) },
+  frame: {
+    type: "cf_agent_stream_resume_none" as const,
+    ...(reason ? { reason } : {}),
+    ...(probeId ? { probeId } : {}),
+  },
 });
 const resp = (id: string, extra: Partial<ChatResponseFrame> = {}): ChatResponseFrame => ({
   type: "cf_agent_use_chat_response",
@@ -45,7 +54,12 @@ describe("ResumeMachine: probing", () => {
     const probeAnswer = m.handle(offer("s1", "p1"));
     expect(acks(connectOffer)).toEqual([{ type: "cf_agent_stream_resume_ack", id: "s1" }]);
     expect(acks(probeAnswer)).toEqual([]);
-    expect(probeAnswer).toContainEqual({ type: "probe-settled", probeId: "p1", outcome: "stream", streamId: "s1" });
+    expect(probeAnswer).toContainEqual({
+      type: "probe-settled",
+      probeId: "p1",
+      outcome: "stream",
+      streamId: "s1",
+    });
     expect(m.probeId).toBeUndefined();
   });
 
@@ -78,13 +92,17 @@ describe("ResumeMachine: probing", () => {
     m.handle({ type: "resume" });
     m.handle(none("idle", "p1"));
     m.handle({ type: "socket-close" });
-    expect(sends(m.handle({ type: "socket-open" }))).toEqual([{ type: "cf_agent_stream_resume_request", probeId: "p2" }]);
+    expect(sends(m.handle({ type: "socket-open" }))).toEqual([
+      { type: "cf_agent_stream_resume_request", probeId: "p2" },
+    ]);
   });
 
   it("stretches the timeout to 60 s on stream_pending, and a timeout settles only its own probe", () => {
     const m = machine();
     m.handle({ type: "resume" });
-    expect(m.handle({ type: "frame", frame: { type: "cf_agent_stream_pending", id: "x", probeId: "p1" } })).toEqual([
+    expect(
+      m.handle({ type: "frame", frame: { type: "cf_agent_stream_pending", id: "x", probeId: "p1" } }),
+    ).toEqual([
       { type: "cancel-timer", probeId: "p1" },
       { type: "arm-timer", probeId: "p1", ms: RESUME_PENDING_TIMEOUT_MS },
     ]);
@@ -124,7 +142,11 @@ describe("ResumeMachine: resume_none", () => {
 
   it("ends streams that ended unseen only on a correlated idle reply (#1914/#1963)", () => {
     const m = observing();
-    expect(m.handle(none("idle", "p1"))).toContainEqual({ type: "stream-ended", streamId: "other-tab", reason: "idle" });
+    expect(m.handle(none("idle", "p1"))).toContainEqual({
+      type: "stream-ended",
+      streamId: "other-tab",
+      reason: "idle",
+    });
     expect(m.isServerStreaming).toBe(false);
   });
 });
@@ -141,7 +163,9 @@ describe("ResumeMachine: routing response frames", () => {
   it("ignores a stray done for an unknown stream instead of creating an empty message (§8.2-2)", () => {
     const m = machine();
     expect(m.route(resp("ghost", { body: "", done: true }))).toMatchObject({ accept: false });
-    expect(m.route(resp("ghost", { body: "boom", done: true, error: true }))).toMatchObject({ accept: false });
+    expect(m.route(resp("ghost", { body: "boom", done: true, error: true }))).toMatchObject({
+      accept: false,
+    });
     expect(m.activeStreams.size).toBe(0);
   });
 
@@ -149,7 +173,9 @@ describe("ResumeMachine: routing response frames", () => {
     const m = machine();
     const first = m.route(resp("t2"));
     expect(first).toMatchObject({ accept: true, origin: "observed" });
-    expect(first.accept && first.commands).toEqual([{ type: "stream-started", streamId: "t2", origin: "observed" }]);
+    expect(first.accept && first.commands).toEqual([
+      { type: "stream-started", streamId: "t2", origin: "observed" },
+    ]);
     const done = m.route(resp("t2", { body: "", done: true }));
     expect(done.accept && done.commands).toEqual([{ type: "stream-ended", streamId: "t2", reason: "done" }]);
     expect(m.route(resp("t2"))).toMatchObject({ accept: false, reason: "stream already ended" });

@@ -15,7 +15,13 @@
  *   (another tab, a server-initiated turn), or ignored with a reason (a replay nobody asked for, a stray `done`
  *   for a stream that is unknown or already ended: reference §8.2-2).
  */
-import type { ChatResponseFrame, ClientFrame, StreamPendingFrame, StreamResumeNoneFrame, StreamResumingFrame } from "./frames.ts";
+import type {
+  ChatResponseFrame,
+  ClientFrame,
+  StreamPendingFrame,
+  StreamResumeNoneFrame,
+  StreamResumingFrame,
+} from "./frames.ts";
 
 /** How this client came to be receiving a stream. */
 export type StreamOrigin = "local" | "resumed" | "observed";
@@ -47,7 +53,12 @@ export type ResumeCommand =
   | { type: "send"; frame: ClientFrame }
   | { type: "arm-timer"; probeId: string; ms: number }
   | { type: "cancel-timer"; probeId: string }
-  | { type: "probe-settled"; probeId: string; outcome: "stream" | "none" | "timeout" | "superseded"; streamId?: string }
+  | {
+      type: "probe-settled";
+      probeId: string;
+      outcome: "stream" | "none" | "timeout" | "superseded";
+      streamId?: string;
+    }
   | { type: "stream-started"; streamId: string; origin: StreamOrigin }
   | { type: "stream-ended"; streamId: string; reason: "done" | "error" | "idle" | "cleared" };
 
@@ -165,7 +176,8 @@ export class ResumeMachine {
     if (active) {
       // Replayed frames are only wanted when this socket asked for them; a replay that races a socket
       // change would otherwise be applied on top of the live copy.
-      if (frame.replay && !this.acked.has(id)) return { accept: false, reason: "replay not acknowledged on this socket" };
+      if (frame.replay && !this.acked.has(id))
+        return { accept: false, reason: "replay not acknowledged on this socket" };
       active.epoch = this.epoch;
       origin = active.origin;
     } else if (this.acked.has(id)) {
@@ -261,7 +273,8 @@ export class ResumeMachine {
       // The duplicate offer: settle a probe waiting for it, never ACK twice on one socket.
       return this.settle("stream", id);
     }
-    const wanted = this.resumeEnabled || this.expectingContinuation || this.streams.get(id)?.origin === "local";
+    const wanted =
+      this.resumeEnabled || this.expectingContinuation || this.streams.get(id)?.origin === "local";
     if (!wanted) return this.settle("none");
     this.acked.add(id);
     this.ended.delete(id);

@@ -30,7 +30,9 @@ function splitLast(s: string): [string, string] | undefined {
  * Reads, in order: the deterministic id prefixes, `metadata.deliveryKind`, then `metadata.source`.
  * Think's user-role notify turns carry neither id nor metadata and cannot be told apart (reference §6 gap).
  */
-export function classifySyntheticMessage(message: Pick<UIMessage, "id" | "metadata">): SyntheticMessage | undefined {
+export function classifySyntheticMessage(
+  message: Pick<UIMessage, "id" | "metadata">,
+): SyntheticMessage | undefined {
   const meta = (message.metadata ?? {}) as Record<string, unknown>;
   const source = typeof meta.source === "string" ? meta.source : undefined;
   const agentType = typeof meta.agentType === "string" ? meta.agentType : undefined;

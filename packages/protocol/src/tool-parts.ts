@@ -28,7 +28,14 @@ export interface ToolApproval {
 }
 
 /** UI-level state of a tool part, as the official helper names it. */
-export type ToolPartState = "streaming" | "waiting-approval" | "approved" | "complete" | "error" | "denied" | "loading";
+export type ToolPartState =
+  | "streaming"
+  | "waiting-approval"
+  | "approved"
+  | "complete"
+  | "error"
+  | "denied"
+  | "loading";
 
 /** True when a message part is a tool part. */
 export function isToolUIPart(part: Part | { type: string }): part is Part & ToolPartLike {
@@ -75,7 +82,14 @@ export const getToolApproval = (part: ToolPartLike): ToolApproval | undefined =>
 
 /** Something a human or the client must answer before the agent can go on. */
 export type PendingInteraction =
-  | { kind: "approval"; messageId: string; toolCallId: string; approvalId: string; toolName: string; part: ToolPartLike }
+  | {
+      kind: "approval";
+      messageId: string;
+      toolCallId: string;
+      approvalId: string;
+      toolName: string;
+      part: ToolPartLike;
+    }
   | { kind: "client-tool"; messageId: string; toolCallId: string; toolName: string; part: ToolPartLike };
 
 /** Options of `selectPendingInteractions`. */
@@ -117,8 +131,18 @@ export function selectPendingInteractions(
           toolName: getToolName(part),
           part,
         });
-      } else if (i === lastAssistant && part.state === "input-available" && clientTools.has(getToolName(part))) {
-        out.push({ kind: "client-tool", messageId: m.id, toolCallId: part.toolCallId, toolName: getToolName(part), part });
+      } else if (
+        i === lastAssistant &&
+        part.state === "input-available" &&
+        clientTools.has(getToolName(part))
+      ) {
+        out.push({
+          kind: "client-tool",
+          messageId: m.id,
+          toolCallId: part.toolCallId,
+          toolName: getToolName(part),
+          part,
+        });
       }
     }
   });
@@ -126,10 +150,14 @@ export function selectPendingInteractions(
 }
 
 /** Finds the tool call id behind an approval id: the wire is keyed by tool call id (reference §4.4). */
-export function findToolCallIdForApproval(messages: readonly UIMessage[], approvalId: string): string | undefined {
+export function findToolCallIdForApproval(
+  messages: readonly UIMessage[],
+  approvalId: string,
+): string | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     for (const p of (messages[i] as UIMessage).parts) {
-      if (isToolUIPart(p) && (p as ToolPartLike).approval?.id === approvalId) return (p as ToolPartLike).toolCallId;
+      if (isToolUIPart(p) && (p as ToolPartLike).approval?.id === approvalId)
+        return (p as ToolPartLike).toolCallId;
     }
   }
   return undefined;

@@ -37,7 +37,8 @@ export interface AgentAddress {
  */
 export function kebabAgentName(name: string): string {
   // An all-caps name (with letters) is lower-cased whole rather than split letter by letter.
-  if (name === name.toUpperCase() && name !== name.toLowerCase()) return name.toLowerCase().replace(/_/g, "-");
+  if (name === name.toUpperCase() && name !== name.toLowerCase())
+    return name.toLowerCase().replace(/_/g, "-");
   let out = name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
   if (out.startsWith("-")) out = out.slice(1);
   out = out.replace(/_/g, "-");
@@ -45,7 +46,8 @@ export function kebabAgentName(name: string): string {
   return out;
 }
 
-const PRIVATE_HOST = /^(localhost:|127\.0\.0\.1:|192\.168\.|10\.|172\.(1[6-9]|2\d|3[01])\.|\[::ffff:7f00:1\]:)/;
+const PRIVATE_HOST =
+  /^(localhost:|127\.0\.0\.1:|192\.168\.|10\.|172\.(1[6-9]|2\d|3[01])\.|\[::ffff:7f00:1\]:)/;
 
 function cleanHost(host: string): string {
   return host.replace(/^(https?|wss?):\/\//, "").replace(/\/$/, "");

@@ -19,7 +19,11 @@ function feed(frames: readonly string[]) {
   for (const raw of frames) {
     framesPushed++;
     const parsed = parseServerFrame(raw);
-    if (parsed.kind === "frame" && parsed.frame.type === "agent-tool-event" && parsed.frame.event.kind === "started")
+    if (
+      parsed.kind === "frame" &&
+      parsed.frame.type === "agent-tool-event" &&
+      parsed.frame.event.kind === "started"
+    )
       startedRuns.add(parsed.frame.event.runId);
     client.in(raw, () => {});
     checkInvariants(client, startedRuns);
@@ -34,7 +38,10 @@ function checkInvariants(client: SimClient, startedRuns: Set<string>) {
     const toolIds = new Set<string>();
     const dataIds = new Set<string>();
     for (const p of m.parts as Array<Record<string, unknown>>) {
-      if (typeof p.toolCallId === "string" && (String(p.type).startsWith("tool-") || p.type === "dynamic-tool")) {
+      if (
+        typeof p.toolCallId === "string" &&
+        (String(p.type).startsWith("tool-") || p.type === "dynamic-tool")
+      ) {
         expect(toolIds.has(p.toolCallId), `tool call ${p.toolCallId} appears once in ${m.id}`).toBe(false);
         toolIds.add(p.toolCallId);
       }
@@ -60,7 +67,10 @@ function checkInvariants(client: SimClient, startedRuns: Set<string>) {
 const smallId = fc.constantFrom("s1", "s2", "s3", "run-a", "run-b", "agent-tool:c1", "c1", "c2");
 const chunkArb: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
   fc.record({ type: fc.constant("start"), messageId: fc.option(smallId, { nil: undefined }) }),
-  fc.record({ type: fc.constantFrom("text-start", "text-end", "reasoning-start", "reasoning-end"), id: smallId }),
+  fc.record({
+    type: fc.constantFrom("text-start", "text-end", "reasoning-start", "reasoning-end"),
+    id: smallId,
+  }),
   fc.record({ type: fc.constantFrom("text-delta", "reasoning-delta"), id: smallId, delta: fc.string() }),
   fc.record({ type: fc.constantFrom("start-step", "finish-step", "finish", "abort") }),
   fc.record({
@@ -104,12 +114,22 @@ const messageArb = fc.record({
   parts: fc.array(chunkArb, { maxLength: 3 }),
 });
 const eventArb = fc.oneof(
-  fc.record({ kind: fc.constant("started"), runId: smallId, agentType: fc.constant("R"), order: fc.integer({ min: -1, max: 3 }) }),
+  fc.record({
+    kind: fc.constant("started"),
+    runId: smallId,
+    agentType: fc.constant("R"),
+    order: fc.integer({ min: -1, max: 3 }),
+  }),
   { weight: 5, arbitrary: fc.record({ kind: fc.constant("chunk"), runId: smallId, body: bodyArb }) },
   fc.record({ kind: fc.constant("finished"), runId: smallId, summary: fc.string() }),
   fc.record({ kind: fc.constant("error"), runId: smallId, error: fc.string() }),
   fc.record({ kind: fc.constant("aborted"), runId: smallId }),
-  fc.record({ kind: fc.constant("interrupted"), runId: smallId, error: fc.string(), childStillRunning: fc.boolean() }),
+  fc.record({
+    kind: fc.constant("interrupted"),
+    runId: smallId,
+    error: fc.string(),
+    childStillRunning: fc.boolean(),
+  }),
   fc.record({ kind: fc.string(), runId: smallId }),
 );
 const frameArb: fc.Arbitrary<unknown> = fc.oneof(
@@ -135,13 +155,20 @@ const frameArb: fc.Arbitrary<unknown> = fc.oneof(
       event: eventArb,
     }),
   },
-  fc.record({ type: fc.constant("cf_agent_stream_resuming"), id: smallId, probeId: fc.option(fc.string(), { nil: undefined }) }),
+  fc.record({
+    type: fc.constant("cf_agent_stream_resuming"),
+    id: smallId,
+    probeId: fc.option(fc.string(), { nil: undefined }),
+  }),
   fc.record({
     type: fc.constant("cf_agent_stream_resume_none"),
     reason: fc.option(fc.constantFrom("idle", "continuation-owned"), { nil: undefined }),
     probeId: fc.option(fc.constantFrom("probe-fuzz-1", "x"), { nil: undefined }),
   }),
-  fc.record({ type: fc.constant("cf_agent_chat_messages"), messages: fc.array(messageArb, { maxLength: 3 }) }),
+  fc.record({
+    type: fc.constant("cf_agent_chat_messages"),
+    messages: fc.array(messageArb, { maxLength: 3 }),
+  }),
   fc.record({ type: fc.constant("cf_agent_message_updated"), message: messageArb }),
   fc.record({ type: fc.constant("cf_agent_chat_clear") }),
   fc.jsonValue(),

@@ -111,7 +111,10 @@ export class SimClient {
     this.frame(r.frame, onSnapshot);
   }
 
-  private frame(f: ServerFrame, onSnapshot: (held: readonly UIMessage[], server: readonly UIMessage[]) => void) {
+  private frame(
+    f: ServerFrame,
+    onSnapshot: (held: readonly UIMessage[], server: readonly UIMessage[]) => void,
+  ) {
     switch (f.type) {
       case "cf_agent_identity":
         this.identity = { name: f.name, agent: f.agent };
@@ -133,7 +136,10 @@ export class SimClient {
           const body = parseChunkBody(f.body);
           if (body.kind === "error") this.errors.push(body.reason);
           if (body.kind === "chunk") {
-            const flags = { ...(f.continuation ? { continuation: true } : {}), ...(f.replay ? { replay: true } : {}) };
+            const flags = {
+              ...(f.continuation ? { continuation: true } : {}),
+              ...(f.replay ? { replay: true } : {}),
+            };
             this.list.applyChunk(f.id, body.chunk, flags);
           }
           if (f.done) this.list.endStream(f.id);

@@ -11,7 +11,13 @@
 import type { UIMessage } from "ai";
 import { describe, expect, it } from "vitest";
 import { classifySyntheticMessage } from "../src/synthetic-messages.ts";
-import { comparable, readTranscript, replayTranscript, type SnapshotCheck, textOf } from "./transcript-client.ts";
+import {
+  comparable,
+  readTranscript,
+  replayTranscript,
+  type SnapshotCheck,
+  textOf,
+} from "./transcript-client.ts";
 
 /** Every message the client held must match the server's copy, and it must hold nothing the server lacks. */
 function expectConsistent(check: SnapshotCheck) {
@@ -92,7 +98,9 @@ describe("real-server transcripts", () => {
     expect(textOf(msgs[1]!.parts)).toBe(deltasOf("ai-chat/hello.jsonl", "fYTVbekm"));
     // The sender gets no snapshot; the same scripted turn seen by an observer of another run is the oracle.
     const observed = replayTranscript(readTranscript("ai-chat/observer.jsonl")).snapshots;
-    expect(withoutIds([finalAssistant(msgs)])).toEqual(withoutIds([finalAssistant(lastSnapshot(observed, "observer").server)]));
+    expect(withoutIds([finalAssistant(msgs)])).toEqual(
+      withoutIds([finalAssistant(lastSnapshot(observed, "observer").server)]),
+    );
     expect(c.machine.activeStreams.size).toBe(0);
   });
 
@@ -112,7 +120,13 @@ describe("real-server transcripts", () => {
     const tool = a.parts.find((p) => p.type === "tool-getWeather") as Record<string, unknown>;
     expect(tool).toMatchObject({ state: "output-available", input: { city: "Lisbon" } });
     expect((tool.output as { city: string }).city).toBe("Lisbon");
-    expect(a.parts.map((p) => p.type)).toEqual(["step-start", "text", "tool-getWeather", "step-start", "text"]);
+    expect(a.parts.map((p) => p.type)).toEqual([
+      "step-start",
+      "text",
+      "tool-getWeather",
+      "step-start",
+      "text",
+    ]);
     expect(textOf(a.parts)).toBe(deltasOf("ai-chat/weather.jsonl", "sudEFrn0"));
   });
 
@@ -197,7 +211,9 @@ describe("real-server transcripts", () => {
       { type: "cf_agent_stream_resume_ack", id: "RTB8Bep0" },
     ]);
     // The reconnect re-probed on the new socket.
-    expect(c.sent.filter((f) => f.type === "cf_agent_stream_resume_request").length).toBeGreaterThanOrEqual(2);
+    expect(c.sent.filter((f) => f.type === "cf_agent_stream_resume_request").length).toBeGreaterThanOrEqual(
+      2,
+    );
     // Replay rebuilt the message that was already half streamed: no duplicated words, none lost.
     const end = lastSnapshot(snapshots, "conn2");
     expectEqual(end);
@@ -245,7 +261,9 @@ describe("real-server transcripts", () => {
       expect(textOf(run.parts)).toBe(run.summary);
       expect(parent.output).toBe(run.summary);
       // The tool output shares its sequence with two progress frames and a milestone: it must still land.
-      expect(run.parts.find((p) => p.type === "tool-gatherSources")).toMatchObject({ state: "output-available" });
+      expect(run.parts.find((p) => p.type === "tool-gatherSources")).toMatchObject({
+        state: "output-available",
+      });
       expect(run.milestones.map((m) => m.name)).toEqual(["sources-gathered"]);
       expect(run.progress).toMatchObject({ milestone: "sources-gathered", fraction: 0.75, phase: "reading" });
       if (file.startsWith("think")) expectEqual(lastSnapshot(snapshots, "main"));

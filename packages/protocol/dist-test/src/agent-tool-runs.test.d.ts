@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=agent-tool-runs.test.d.ts.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=message-list.test.d.ts.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=resume-machine.test.d.ts.map

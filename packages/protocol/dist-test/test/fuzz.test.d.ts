@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=fuzz.test.d.ts.map

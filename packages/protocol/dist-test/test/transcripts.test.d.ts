@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=transcripts.test.d.ts.map
