@@ -1,0 +1,2 @@
+/** `@runboard/mock-server`: a mock Cloudflare agent server speaking the real wire protocol. */
+export * from "./server.ts";
