@@ -31,7 +31,10 @@ async function open(path: string) {
 
 /** The connect frames the real server sent, from the recorded transcript. */
 function recordedConnect(host: string) {
-  const url = new URL(`../../packages/protocol/test/fixtures/real-server/${host}/connect.jsonl`, import.meta.url);
+  const url = new URL(
+    `../../packages/protocol/test/fixtures/real-server/${host}/connect.jsonl`,
+    import.meta.url,
+  );
   return readFileSync(url, "utf8")
     .split("\n")
     .filter(Boolean)
@@ -89,7 +92,9 @@ describe("mock server (base)", () => {
     const res = await fetch(`${server.url}/health`);
     expect(await res.json()).toEqual({ ok: true });
     const ws = new WebSocket(`${server.url.replace("http", "ws")}/agents/nobody/x`);
-    const status = await new Promise((resolve) => ws.on("unexpected-response", (_q, r) => resolve(r.statusCode)));
+    const status = await new Promise((resolve) =>
+      ws.on("unexpected-response", (_q, r) => resolve(r.statusCode)),
+    );
     expect(status).toBe(404);
   });
 });

@@ -77,7 +77,9 @@ export async function createMockAgentServer(options: MockAgentServerOptions): Pr
     }
     const r = route(req.url);
     if (r.status === 200 && r.rest.join("/") === "get-messages") {
-      res.writeHead(200, { "content-type": "application/json", "access-control-allow-origin": "*" }).end("[]");
+      res
+        .writeHead(200, { "content-type": "application/json", "access-control-allow-origin": "*" })
+        .end("[]");
       return;
     }
     res.writeHead(r.status === 200 ? 404 : r.status).end();
@@ -109,7 +111,9 @@ export async function createMockAgentServer(options: MockAgentServerOptions): Pr
     ws.on("message", (data, isBinary) => {
       const parsed = parseClientFrame(isBinary ? undefined : data.toString());
       if (parsed.kind !== "frame") {
-        log(`mock-server: ${inst.agent}/${inst.name}: ignored frame (${parsed.kind === "error" ? parsed.reason : parsed.type})`);
+        log(
+          `mock-server: ${inst.agent}/${inst.name}: ignored frame (${parsed.kind === "error" ? parsed.reason : parsed.type})`,
+        );
         return;
       }
       handle(ws, inst, parsed.frame);
@@ -123,7 +127,8 @@ export async function createMockAgentServer(options: MockAgentServerOptions): Pr
       case "cf_agent_state":
         inst.state = f.state;
         // The sender's own update is never echoed back.
-        for (const other of inst.sockets) if (other !== ws) send(other, { type: "cf_agent_state", state: f.state });
+        for (const other of inst.sockets)
+          if (other !== ws) send(other, { type: "cf_agent_state", state: f.state });
         return;
       case "cf_agent_stream_resume_request":
         send(ws, {
