@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=agent-tool-runs.test.d.ts.map

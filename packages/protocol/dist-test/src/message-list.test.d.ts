@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=message-list.test.d.ts.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=resume-machine.test.d.ts.map

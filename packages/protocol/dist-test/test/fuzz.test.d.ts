@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=fuzz.test.d.ts.map

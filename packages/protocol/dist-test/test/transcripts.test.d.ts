@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=transcripts.test.d.ts.map
