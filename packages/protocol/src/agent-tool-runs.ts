@@ -29,7 +29,13 @@
  *   (which always begins with `started`) can still deliver them.
  */
 import type { UIMessageChunk } from "ai";
-import { applyChunkToParts, createPartContext, type Part, type PartContext } from "./chunk-applier.ts";
+import {
+  applyChunkToParts,
+  copyOnWriteTarget,
+  createPartContext,
+  type Part,
+  type PartContext,
+} from "./chunk-applier.ts";
 import type { AgentToolDisplay, AgentToolEventFrame, AgentToolInterruptReason } from "./frames.ts";
 import { parseChunkBody } from "./parse.ts";
 
@@ -296,23 +302,7 @@ export class AgentToolRunsReducer {
     const runId = book.run.runId;
     book.storedHigh = sequence;
     const run = this.writable(book);
-    const parts = run.parts as Part[];
-    const owned = this.owned;
-    const effect = applyChunkToParts(
-      {
-        parts,
-        writable(i) {
-          const p = parts[i] as Part;
-          if (owned.has(p)) return p as never;
-          const copy = { ...p };
-          owned.add(copy);
-          parts[i] = copy;
-          return copy as never;
-        },
-      },
-      book.ctx,
-      chunk,
-    );
+    const effect = applyChunkToParts(copyOnWriteTarget(run.parts as Part[], this.owned), book.ctx, chunk);
     if (effect.kind === "ignored") return { kind: "ignored", runId, reason: effect.reason };
     return { kind: "applied", runId };
   }

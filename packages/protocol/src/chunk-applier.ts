@@ -23,6 +23,24 @@ export interface PartsTarget {
 }
 
 /**
+ * A target over `parts` that copies a part before its first write unless `owned` says it was created since the
+ * last published snapshot. The caller must own the `parts` array itself.
+ */
+export function copyOnWriteTarget(parts: Part[], owned: Set<object>): PartsTarget {
+  return {
+    parts,
+    writable(index) {
+      const p = parts[index] as MutablePart;
+      if (owned.has(p)) return p;
+      const copy = { ...p };
+      owned.add(copy);
+      parts[index] = copy as Part;
+      return copy;
+    },
+  };
+}
+
+/**
  * Per-stream bookkeeping the rules need beyond the parts themselves: which text/reasoning block id is open at
  * which index (so interleaved blocks do not merge, unlike the reference builder, §8.2-18), and the raw tool
  * input text received so far (the wire carries `inputTextDelta`, not a parsed input).

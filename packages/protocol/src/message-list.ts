@@ -13,6 +13,7 @@
 import type { UIMessage, UIMessageChunk } from "ai";
 import {
   applyChunkToParts,
+  copyOnWriteTarget,
   createPartContext,
   findToolPartIndex,
   type Part,
@@ -307,19 +308,7 @@ export class MessageList {
   }
 
   private target(m: Msg): PartsTarget {
-    const owned = this.owned;
-    const parts = m.parts as Part[];
-    return {
-      parts,
-      writable(index: number) {
-        const p = parts[index] as Part;
-        if (owned.has(p)) return p as never;
-        const copy = { ...p };
-        owned.add(copy);
-        parts[index] = copy;
-        return copy as never;
-      },
-    };
+    return copyOnWriteTarget(m.parts as Part[], this.owned);
   }
 
   /** Returns the message at `i`, copied first if it was published, with a parts array of its own. */
