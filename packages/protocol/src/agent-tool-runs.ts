@@ -35,6 +35,7 @@ import {
   createPartContext,
   type Part,
   type PartContext,
+  type PartsTarget,
 } from "./chunk-applier.ts";
 import type { AgentToolDisplay, AgentToolEventFrame, AgentToolInterruptReason } from "./frames.ts";
 import { parseChunkBody } from "./parse.ts";
@@ -116,6 +117,8 @@ interface RunBook {
   ctx: PartContext;
   /** Stored chunks that arrived ahead of a missing one, by sequence. */
   early: Map<number, UIMessageChunk>;
+  /** Reused while the run's parts array is the same, so a chunk allocates nothing it does not keep. */
+  target?: PartsTarget;
 }
 
 const PROGRESS = "data-agent-progress";

@@ -46,13 +46,14 @@ export function copyOnWriteTarget(parts: Part[], owned: Set<object>): PartsTarge
  * input text received so far (the wire carries `inputTextDelta`, not a parsed input).
  */
 export interface PartContext {
-  open: Map<string, number>;
+  /** Open text and reasoning blocks by chunk id (separate maps: no key string built per delta). */
+  open: { text: Map<string, number>; reasoning: Map<string, number> };
   inputText: Map<string, string>;
 }
 
 /** A fresh context for a new stream, or after a message's parts were rebuilt. */
 export function createPartContext(): PartContext {
-  return { open: new Map(), inputText: new Map() };
+  return { open: { text: new Map(), reasoning: new Map() }, inputText: new Map() };
 }
 
 /** What applying one chunk did. */
@@ -178,14 +179,14 @@ function startBlock(
 ): PartsEffect {
   const part = withMeta({ type: kind, text: "", state: "streaming" }, c.providerMetadata);
   target.parts.push(part as Part);
-  if (typeof c.id === "string") ctx.open.set(`${kind}:${c.id}`, target.parts.length - 1);
+  if (typeof c.id === "string") ctx.open[kind].set(c.id, target.parts.length - 1);
   return APPLIED;
 }
 
 /** Finds the part a delta or end belongs to: its own block by id, else the last streaming block of that kind. */
-function blockIndex(target: PartsTarget, ctx: PartContext, kind: string, id: unknown): number {
+function blockIndex(target: PartsTarget, ctx: PartContext, kind: "text" | "reasoning", id: unknown): number {
   if (typeof id === "string") {
-    const i = ctx.open.get(`${kind}:${id}`);
+    const i = ctx.open[kind].get(id);
     // The index is only trusted while it still points at an open block of that kind (parts can be replaced
     // wholesale by a server update between chunks).
     if (i !== undefined) {
@@ -214,7 +215,7 @@ function appendBlock(
     if (end) return ignored(`${kind}-end without an open ${kind} part`);
     target.parts.push({ type: kind, text: "", state: "streaming" } as Part);
     i = target.parts.length - 1;
-    if (typeof c.id === "string") ctx.open.set(`${kind}:${c.id}`, i);
+    if (typeof c.id === "string") ctx.open[kind].set(c.id, i);
   }
   const p = target.writable(i);
   if (!end && typeof c.delta === "string") p.text = (p.text as string) + c.delta;
@@ -224,7 +225,7 @@ function appendBlock(
   }
   if (end) {
     p.state = "done";
-    if (typeof c.id === "string") ctx.open.delete(`${kind}:${c.id}`);
+    if (typeof c.id === "string") ctx.open[kind].delete(c.id);
   }
   return APPLIED;
 }
