@@ -2,9 +2,11 @@ import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 
+/** The playground: a Vite + React page against the mock agent server. `npm run dev` at the root starts both. */
 export default defineConfig({
   plugins: [react()],
   resolve: {
+    // Source, not dist: protocol edits show up without a rebuild.
     alias: {
       "@runboard/protocol": fileURLToPath(new URL("../packages/protocol/src/index.ts", import.meta.url)),
     },
