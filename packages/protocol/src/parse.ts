@@ -240,7 +240,8 @@ function parseWith<F>(raw: unknown, checks: Record<string, Check>): ParseResult<
   if (!isObj(value)) return { kind: "error", reason: "frame is not a JSON object" };
   const type = value.type;
   if (typeof type !== "string") return { kind: "error", reason: "frame has no string 'type'" };
-  const check = checks[type];
+  // Own keys only: a `type` such as "toString" or "__proto__" must not reach Object.prototype.
+  const check = Object.hasOwn(checks, type) ? checks[type] : undefined;
   if (!check) return { kind: "unknown", type, frame: value };
   const problem = check(value);
   if (problem === UNKNOWN_EVENT) return { kind: "unknown", type, frame: value };

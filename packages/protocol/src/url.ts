@@ -13,7 +13,7 @@ export interface SubAgentStep {
 export interface AgentAddress {
   /** Agent class name (`"ChatAgent"`) or its kebab-case binding (`"chat-agent"`). */
   agent: string;
-  /** Instance name; `"default"` when omitted. Used as is, not URL-encoded (as the official client does). */
+  /** Instance name; `"default"` when omitted or empty. Used as is, not URL-encoded (as the official client does). */
   name?: string;
   /** Host with optional port; any `http(s)://` / `ws(s)://` prefix and a trailing `/` are removed. */
   host: string;
@@ -68,13 +68,18 @@ export function agentPath(address: Omit<AgentAddress, "host">): string {
   if (address.path) tail.push(address.path);
   const base = address.basePath
     ? `/${address.basePath}`
-    : `/agents/${kebabAgentName(address.agent)}/${address.name ?? "default"}`;
+    : `/agents/${kebabAgentName(address.agent)}/${address.name || "default"}`;
   return tail.length ? `${base}/${tail.join("/")}` : base;
 }
 
 /** Form-encodes like `URLSearchParams` (which the official client uses), without needing the DOM lib. */
 function formEncode(s: string): string {
-  return encodeURIComponent(s)
+  // URLSearchParams takes USVStrings: a lone surrogate becomes U+FFFD instead of making encodeURIComponent throw.
+  const wellFormed = s.replace(
+    /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
+    "\uFFFD",
+  );
+  return encodeURIComponent(wellFormed)
     .replace(/[!'()~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
     .replace(/%20/g, "+");
 }
