@@ -1,7 +1,331 @@
-import type { MockAgentDefinition } from "./server.ts";
+/**
+ * The demo agents `runboard-mock`, `npm run dev`, the playground and Storybook use. Words in the user's
+ * message pick the script. The scripts for hello, weather, pay, locate, research, background and slow are
+ * the ones the real server was recorded with (`fixtures/real-server/`), so the fidelity tests can compare.
+ */
+import {
+  type ChildRunSpec,
+  type ChildStep,
+  delay,
+  failingTool,
+  type MockAgentDefinition,
+  milestone,
+  progress,
+  type Step,
+  setState,
+  type TurnContext,
+  type TurnRule,
+  text,
+  tool,
+} from "./script.ts";
 
-/** The agents `runboard-mock` and `npm run dev` serve: one of each host flavour, as the playground expects. */
+/** The scripted model's follow-up line after a tool: "Tool X returned <AI SDK tool-result JSON>. Done." */
+const afterTool = (name: string): Step =>
+  text(
+    (ctx) => {
+      const v = ctx.outputs[name];
+      return `Tool ${name} returned ${JSON.stringify(typeof v === "string" ? { type: "text", value: v } : { type: "json", value: v })}. Done.`;
+    },
+    { id: "txt-after-tool" },
+  );
+
+const researcherSteps = (sources = 2): ChildStep[] => [
+  text("Researching now.", { id: "r-pre", delayMs: 60 }),
+  tool(
+    "gatherSources",
+    (ctx: TurnContext) => ({ topic: ctx.userText }),
+    (input: unknown) => ({
+      ...(input as object),
+      sources: Array.from(
+        { length: sources },
+        (_, i) => `https://example.com/${String.fromCharCode(97 + i)}`,
+      ),
+    }),
+    {
+      durationMs: 0,
+      during: [
+        progress(0.25, "Searching for sources", "searching"),
+        delay(200),
+        progress(0.75, `Reading ${sources} sources`, "reading"),
+        delay(200),
+        milestone("sources-gathered", { data: { sources } }),
+      ],
+    },
+  ) as ChildStep,
+  text("Summary: found 2 sources; durable objects give each agent its own SQLite.", {
+    id: "r-sum",
+    delayMs: 60,
+  }),
+];
+
+const topicOf = (userText: string, fallback: string) =>
+  /(?:research|about|on)\s+(.+?)(?:\s+for me)?[.?!]*$/i.exec(userText)?.[1] ?? fallback;
+
+const research = (query: string): ChildRunSpec => ({
+  tool: "research",
+  agentType: "Researcher",
+  input: { query },
+  steps: researcherSteps(),
+});
+
+const HELP =
+  "Try one of these words: hello, weather, pay, locate, research, fanout, background, browse, expense, deploy, fail, slow.";
+
+function amountOf(t: string) {
+  const m = /(\d+(?:\.\d+)?)/.exec(t);
+  return m ? Number(m[1]) : 250;
+}
+function recipientOf(t: string) {
+  return /pay\s+([A-Z][\w-]*)/i.exec(t)?.[1] ?? "ACME";
+}
+
+/** Turns both hosts share. */
+const sharedTurns = (host: "ai-chat" | "think"): TurnRule[] => [
+  {
+    match: /\bweather\b/i,
+    steps: (ctx) => {
+      const city = /in\s+([A-Z][\w\s-]*?)\??$/i.exec(ctx.userText)?.[1] ?? "Lisbon";
+      return [
+        text("Let me check the weather.", { id: "txt-pre" }),
+        tool("getWeather", { city }, { city, temperatureC: 21, condition: "sunny" }, { durationMs: 150 }),
+        afterTool("getWeather"),
+      ];
+    },
+  },
+  {
+    match: /\bpay\b/i,
+    steps: (ctx) => {
+      const amount = amountOf(ctx.userText);
+      const recipient = recipientOf(ctx.userText);
+      return [
+        {
+          kind: "approval",
+          name: "processPayment",
+          input: { amount, recipient },
+          output: { ok: true, charged: amount, recipient, txId: "tx_123" },
+        },
+        afterTool("processPayment"),
+      ];
+    },
+  },
+  {
+    match: /\blocate\b/i,
+    steps: [{ kind: "client-tool", name: "getLocation", input: {} }, afterTool("getLocation")],
+  },
+  {
+    match: /\bbackground\b/i,
+    steps: (ctx) => [
+      {
+        kind: "detached",
+        run: {
+          tool: "startBackgroundResearch",
+          agentType: "Researcher",
+          input: { query: topicOf(ctx.userText, "websockets") },
+          steps: researcherSteps(),
+        },
+        narrateMilestones: false,
+      },
+      afterTool("startBackgroundResearch"),
+    ],
+  },
+  {
+    match: /\bresearch\b/i,
+    steps: (ctx) => [
+      { kind: "agent-tool", runs: [research(topicOf(ctx.userText, "agents"))] },
+      afterTool("research"),
+    ],
+  },
+  {
+    match: /\bfan-?out\b/i,
+    steps: [
+      {
+        kind: "agent-tool",
+        runs: [
+          { ...research("durable objects"), display: { name: "Researcher", icon: "🔎" }, order: 0 },
+          {
+            tool: "factCheck",
+            agentType: "FactChecker",
+            input: { claim: "Durable Objects are single-threaded" },
+            display: { name: "Fact checker", icon: "✔" },
+            order: 1,
+            steps: [
+              text("Checking the claim.", { delayMs: 80 }),
+              progress(0.5, "Comparing 3 sources", "comparing"),
+              delay(300),
+              milestone("claim-verified", { fraction: 1, data: { verdict: "true" } }),
+              text("Verified: each object handles one request at a time.", { delayMs: 80 }),
+            ],
+          },
+          {
+            tool: "summarize",
+            agentType: "Summarizer",
+            input: { length: "short" },
+            display: { name: "Summarizer", icon: "✎" },
+            order: 2,
+            steps: [
+              progress(0.3, "Outlining", "outline"),
+              delay(250),
+              progress(0.9, "Writing", "writing"),
+              text("Durable Objects give every agent its own single-threaded state.", { delayMs: 50 }),
+            ],
+          },
+        ],
+      },
+      text("All three helpers finished; their results are above.", { id: "txt-after-tool" }),
+    ],
+  },
+  {
+    match: /\bbrowse\b/i,
+    steps: [
+      { kind: "live-view", name: "openBrowser", input: { url: "https://shop.example/login" } },
+      text("I opened the sign-in page. Sign in in the Live View, then approve so I can continue.", {
+        id: "txt-handoff",
+      }),
+      {
+        kind: "approval",
+        name: "continueAfterLogin",
+        input: { page: "https://shop.example/login" },
+        output: { ok: true, page: "https://shop.example/orders" },
+        ...(host === "think"
+          ? {
+              descriptor: {
+                action: "browser.continue",
+                summary: "Continue browsing as the signed-in user",
+                permissions: ["browser:session"],
+                risk: "medium" as const,
+                kind: "action",
+              },
+            }
+          : {}),
+      },
+      text("Thanks, I am signed in and can see your orders now.", { id: "txt-after-tool" }),
+    ],
+  },
+  {
+    match: /\bexpense\b/i,
+    steps: (ctx) => {
+      const amount = amountOf(ctx.userText) || 120;
+      const id = `exp-${Date.now().toString(36)}`;
+      return [
+        setState((s) => {
+          const st = (s ?? {}) as { pendingApprovals?: unknown[] };
+          const item = {
+            id,
+            title: `Expense: team lunch (${amount} EUR)`,
+            amount,
+            requestedBy: "you",
+            requestedAt: Date.now(),
+          };
+          return { ...st, pendingApprovals: [...(st.pendingApprovals ?? []), item] };
+        }),
+        text(`I filed expense ${id} for ${amount} EUR. It waits for a manager's approval.`),
+      ];
+    },
+  },
+  {
+    match: /\bfail\b/i,
+    steps: [
+      failingTool("fetchInvoice", { invoice: "INV-7" }, "Invoice service returned 503"),
+      {
+        kind: "agent-tool",
+        runs: [
+          {
+            tool: "verify",
+            agentType: "Verifier",
+            input: { invoice: "INV-7" },
+            steps: [text("Verifying the invoice.", { delayMs: 50 })],
+            outcome: { kind: "error", error: "Verifier crashed: upstream timeout" },
+          },
+          {
+            tool: "crawl",
+            agentType: "Crawler",
+            input: { site: "https://shop.example" },
+            order: 1,
+            steps: [progress(0.4, "Crawling 40 pages", "crawling"), delay(200)],
+            outcome: {
+              kind: "interrupted",
+              error: "No progress for 30 seconds",
+              reason: "no-progress",
+              childStillRunning: true,
+            },
+          },
+        ],
+      },
+      text("Some steps failed; the details are above.", { id: "txt-after-tool" }),
+    ],
+  },
+  {
+    match: /\bslow\b/i,
+    steps: [
+      text(Array.from({ length: 40 }, (_, i) => `word${i}`).join(" "), { id: "txt-slow", delayMs: 150 }),
+    ],
+  },
+  { match: /\bhello\b/i, steps: [text("Hello! How can I help you today?", { id: "txt-hello" })] },
+];
+
+const deployPause: Step = {
+  kind: "pause",
+  name: "deploy",
+  input: {
+    service: "web-app",
+    environment: "production",
+    changelog: `Release 2026.11.22: ${"bug fixes and performance improvements; ".repeat(8)}`,
+  },
+  descriptor: {
+    action: "deploy.production",
+    summary: "Deploy web-app to production",
+    permissions: ["deploy:production", "secrets:read"],
+    risk: "high",
+    kind: "action",
+  },
+  output: { ok: true, url: "https://web-app.example", version: "2026.11.22" },
+  message: "Deploying web-app to production needs approval.",
+};
+
+/** The agents `runboard-mock` and `npm run dev` serve: one of each host flavour. */
 export const demoAgents: Record<string, MockAgentDefinition> = {
-  ChatAgent: { host: "ai-chat", initialState: { counter: 0 } },
-  ThinkAgent: { host: "think" },
+  ChatAgent: {
+    host: "ai-chat",
+    initialState: { counter: 0 },
+    turns: [
+      {
+        match: /\bdeploy\b/i,
+        steps: [
+          {
+            kind: "approval",
+            name: "deploy",
+            input: { service: "web-app", environment: "production" },
+            output: { ok: true, url: "https://web-app.example" },
+          },
+          afterTool("deploy"),
+        ],
+      },
+      ...sharedTurns("ai-chat"),
+    ],
+    fallback: [text(HELP, { id: "txt-help" })],
+    callables: {
+      increment(api, by) {
+        const s = api.state as { counter: number };
+        const counter = s.counter + (typeof by === "number" ? by : 1);
+        api.setState({ ...s, counter });
+        return counter;
+      },
+      getInfo: (api) => ({ name: api.name, messageCount: api.messages.length, state: api.state }),
+      countdown: {
+        streaming: true,
+        async fn(api, from) {
+          for (let i = typeof from === "number" ? from : 3; i > 0; i--) api.send(i);
+          return "liftoff";
+        },
+      },
+    },
+  },
+  ThinkAgent: {
+    host: "think",
+    turns: [
+      { match: /\bdeploy\b/i, steps: [deployPause, text("The deploy is paused until someone approves it.")] },
+      ...sharedTurns("think"),
+    ],
+    fallback: [text(HELP, { id: "txt-help" })],
+  },
 };

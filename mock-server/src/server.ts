@@ -1,31 +1,24 @@
 /**
- * A minimal agent server that speaks the real connect handshake, state sync, resume probe and RPC errors.
- * Scripted agents (chat turns, tools, sub-agent runs) arrive with the mock-server issue; this is the base.
+ * The Node transport: `node:http` for `/health`, `…/get-messages` and Live View pages, `ws` for agent sockets.
+ * Binds 127.0.0.1 unless told otherwise. Everything about agents lives in the hub.
  */
 import { createServer, type IncomingMessage, STATUS_CODES } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import { type ClientFrame, kebabAgentName, parseClientFrame, type ServerFrame } from "@runboard/protocol";
-import { type WebSocket, WebSocketServer } from "ws";
+import { WebSocketServer } from "ws";
+import { connectionId, type MockConnection } from "./connection.ts";
+import { Hub, type HubOptions, type MockController } from "./hub.ts";
 
-/** How one agent class behaves: which host implementation it imitates. */
-export interface MockAgentDefinition {
-  /** `ai-chat` imitates `AIChatAgent`, `think` imitates Think; they differ in their connect frames. */
-  host: "ai-chat" | "think";
-  /** State every new instance of this agent starts with; no state frame is sent while it is undefined. */
-  initialState?: unknown;
-}
+export type { MockAgentDefinition } from "./script.ts";
 
 /** Options of `createMockAgentServer`. */
-export interface MockAgentServerOptions {
+export interface MockAgentServerOptions extends HubOptions {
   /** 0 picks a free port. Default 0. */
   port?: number;
   /** Default 127.0.0.1: the server is for this machine only. */
   host?: string;
-  /** Agent classes by class name (`ChatAgent`) or kebab binding (`chat-agent`). */
-  agents: Record<string, MockAgentDefinition>;
-  /** Where one-line problem reports go. Default `console.warn`. */
-  log?: (line: string) => void;
+  /** Largest client frame accepted; bigger ones close the socket with 1009. Default 1 MiB. */
+  maxFrameBytes?: number;
 }
 
 /** A running mock server. */
@@ -34,79 +27,23 @@ export interface MockAgentServer {
   url: string;
   /** The port actually bound (useful with `port: 0`). */
   port: number;
+  /** Faults, held frames, frame waits and restarts for tests. */
+  controller: MockController;
   /** Closes every socket and stops listening. */
   close(): Promise<void>;
 }
 
-/** One agent instance (a Durable Object on the real server): shared by every socket on the same URL. */
-interface Instance {
-  def: MockAgentDefinition;
-  agent: string;
-  name: string;
-  state: unknown;
-  sockets: Set<WebSocket>;
-}
-
-type Route =
-  | { status: 400 | 404 }
-  | { status: 200; agent: string; name: string; def: MockAgentDefinition; rest: string[] };
-
-// Instance names are used verbatim (the official client does not encode them); refuse what cannot be one.
-const NAME = /^[^/?#\s]+$/;
-const MAX_LOGGED = 80;
-
-/** A client-controlled string cut short and stripped of control characters, so a log line stays one line. */
-const printable = (s: string) =>
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point.
-  (s.length > MAX_LOGGED ? `${s.slice(0, MAX_LOGGED)}…` : s).replace(/[\u0000-\u001f\u007f]/g, "?");
-
-/** Starts a mock agent server. Resolves once it listens. */
+/** Starts a mock server. Resolves once it listens. */
 export async function createMockAgentServer(options: MockAgentServerOptions): Promise<MockAgentServer> {
-  const log = options.log ?? ((l: string) => console.warn(l));
-  const agents = new Map(Object.entries(options.agents).map(([k, v]) => [kebabAgentName(k), v]));
-  const instances = new Map<string, Instance>();
-  // 1 MiB is plenty for chat frames and keeps a runaway client from filling memory.
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 1 << 20 });
-
-  const route = (url: string | undefined): Route => {
-    // Not filtered: an empty segment is an empty name (400), not a shorter path.
-    const [, root, agent, name, ...rest] = new URL(url ?? "/", "http://x").pathname.split("/");
-    if (root !== "agents" || agent === undefined) return { status: 404 };
-    const def = agents.get(agent);
-    if (!def) return { status: 404 };
-    if (name === undefined || !NAME.test(name)) return { status: 400 };
-    return { status: 200, agent, name, def, rest };
-  };
-
-  const instanceFor = (agent: string, name: string, def: MockAgentDefinition) => {
-    const key = `${agent}/${name}`;
-    let inst = instances.get(key);
-    if (!inst) {
-      inst = { def, agent, name, state: def.initialState, sockets: new Set() };
-      instances.set(key, inst);
-    }
-    return inst;
-  };
+  const hub = new Hub(options);
+  // 1 MiB is plenty for chat frames and keeps a runaway client from filling memory; ws closes with 1009.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxFrameBytes ?? 1 << 20 });
 
   const http = createServer((req, res) => {
     const path = new URL(req.url ?? "/", "http://x").pathname;
-    if (req.method !== "GET" && req.method !== "HEAD") {
-      res.writeHead(405, { allow: "GET, HEAD" }).end();
-      return;
-    }
-    if (path === "/health") {
-      res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
-      return;
-    }
-    const r = route(req.url);
-    if (r.status === 200 && r.rest.join("/") === "get-messages") {
-      // The playground runs on another origin and reads the transcript with fetch.
-      res
-        .writeHead(200, { "content-type": "application/json", "access-control-allow-origin": "*" })
-        .end("[]");
-      return;
-    }
-    res.writeHead(r.status === 200 ? 404 : r.status).end();
+    const r = hub.http(req.method ?? "GET", path);
+    res.writeHead(r.status, { ...(r.type ? { "content-type": r.type } : {}), ...r.headers });
+    res.end(req.method === "HEAD" ? undefined : r.body);
   });
 
   /** Refuses an upgrade with a plain HTTP response, so clients see the status (ws: `unexpected-response`). */
@@ -121,68 +58,27 @@ export async function createMockAgentServer(options: MockAgentServerOptions): Pr
   http.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Node drops its own error listener on upgraded sockets; without one a client reset would crash us.
     socket.on("error", () => socket.destroy());
-    const r = route(req.url);
-    if (r.status !== 200) return reject(socket, r.status);
-    if (r.rest.length > 0) return reject(socket, 404);
-    wss.handleUpgrade(req, socket, head, (ws) => connect(ws, instanceFor(r.agent, r.name, r.def)));
+    const a = hub.accept(new URL(req.url ?? "/", "http://x").pathname);
+    if (a.status !== 200) return reject(socket, a.status);
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      const conn: MockConnection = {
+        id: connectionId(),
+        send: (text) => {
+          if (ws.readyState === ws.OPEN) ws.send(text);
+        },
+        close: (code, reason) => ws.close(code, reason),
+        terminate: () => ws.terminate(),
+      };
+      ws.on("message", (data, isBinary) => hub.message(conn, isBinary ? undefined : data.toString()));
+      ws.on("close", () => hub.dropConnection(conn));
+      // An errored socket (e.g. an oversized frame: ws closes it with 1009) closes right after.
+      ws.on("error", (e) => {
+        hub.log(`mock-server: socket ${conn.id}: ${e.message}`);
+        hub.dropConnection(conn);
+      });
+      a.open(conn);
+    });
   });
-
-  const send = (ws: WebSocket, frame: ServerFrame) => ws.send(JSON.stringify(frame));
-
-  function connect(ws: WebSocket, inst: Instance) {
-    inst.sockets.add(ws);
-    const hasState = inst.state !== undefined;
-    // Order as recorded from the real server: Think pushes the transcript before identity. `stateFollows`
-    // is set exactly when a state frame follows (as the agents SDK does), since official clients wait for it.
-    if (inst.def.host === "think") send(ws, { type: "cf_agent_chat_messages", messages: [], connect: true });
-    send(ws, {
-      type: "cf_agent_identity",
-      name: inst.name,
-      agent: inst.agent,
-      ...(hasState ? { stateFollows: true } : {}),
-    });
-    if (hasState) send(ws, { type: "cf_agent_state", state: inst.state });
-    send(ws, { type: "cf_agent_mcp_servers", mcp: { servers: {}, tools: [], prompts: [], resources: [] } });
-
-    ws.on("message", (data, isBinary) => {
-      const parsed = parseClientFrame(isBinary ? undefined : data.toString());
-      if (parsed.kind !== "frame") {
-        // The reason names the frame type and field only, never the payload, so nothing sensitive is logged.
-        const why = parsed.kind === "error" ? parsed.reason : `unknown type '${parsed.type}'`;
-        log(`mock-server: ${inst.agent}/${inst.name}: ignored frame (${printable(why)})`);
-        return;
-      }
-      handle(ws, inst, parsed.frame);
-    });
-    ws.on("close", () => inst.sockets.delete(ws));
-    // An errored socket closes right after; the listener only keeps the error from being thrown.
-    ws.on("error", () => inst.sockets.delete(ws));
-  }
-
-  function handle(ws: WebSocket, inst: Instance, f: ClientFrame) {
-    switch (f.type) {
-      case "cf_agent_state":
-        inst.state = f.state;
-        // The sender's own update is never echoed back, as on the real server.
-        for (const other of inst.sockets)
-          if (other !== ws) send(other, { type: "cf_agent_state", state: f.state });
-        return;
-      case "cf_agent_stream_resume_request":
-        // Nothing ever streams yet, so every probe is answered with an authoritative idle.
-        send(ws, {
-          type: "cf_agent_stream_resume_none",
-          reason: "idle",
-          ...(f.probeId === undefined ? {} : { probeId: f.probeId }),
-        });
-        return;
-      case "rpc":
-        send(ws, { type: "rpc", id: f.id, success: false, error: `Method ${f.method} does not exist` });
-        return;
-      default:
-        // Chat frames are accepted and ignored until the scriptable agent lands.
-        return;
-    }
-  }
 
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);
@@ -192,14 +88,18 @@ export async function createMockAgentServer(options: MockAgentServerOptions): Pr
     });
   });
   // Later server errors (rare once listening) are reported, not thrown.
-  http.on("error", (e) => log(`mock-server: ${e.message}`));
+  http.on("error", (e) => hub.log(`mock-server: ${e.message}`));
   const { port, address, family } = http.address() as AddressInfo;
   const urlHost = family === "IPv6" ? `[${address}]` : address;
+  const url = `http://${urlHost}:${port}`;
+  hub.baseUrl = url;
   return {
-    url: `http://${urlHost}:${port}`,
+    url,
     port,
+    controller: hub.controller,
     close: () =>
       new Promise<void>((resolve) => {
+        hub.closeAll();
         for (const c of wss.clients) c.terminate();
         wss.close();
         http.close(() => resolve());

@@ -150,7 +150,14 @@ export interface ChatResponseFrame {
   replay?: boolean;
   replayComplete?: boolean;
   seq?: number;
+  /** On terminal frames: ids of the trailing user messages the originating request carried. */
+  messageIds?: string[];
+  /** On terminal frames (Think always; AIChatAgent only when not completed): how the request ended. */
+  outcome?: ChatTurnOutcome;
 }
+
+/** How a chat request ended. Absent on the wire means `error` if an error frame was seen, else `completed`. */
+export type ChatTurnOutcome = "completed" | "error" | "aborted" | "skipped" | "recovering";
 
 /** Both directions: a full transcript. Think adds `connect: true` to the snapshot it pushes on connect. */
 export interface ChatMessagesFrame<Message extends UIMessage = UIMessage> {

@@ -1,0 +1,116 @@
+/**
+ * Callables every mock agent has, besides the ones its definition declares: Live View, workflow approvals
+ * (the human-in-the-loop docs' `approve` / `reject` over `state.pendingApprovals`), cancelling a child run,
+ * and — Think only — the durable-execution callables (reference §3.10).
+ */
+import type { AgentInstance } from "./instance.ts";
+import type { CallableSpec } from "./script.ts";
+import { text } from "./script.ts";
+
+interface WorkflowApproval {
+  id: string;
+  status?: string;
+  [k: string]: unknown;
+}
+
+interface WorkflowState {
+  pendingApprovals?: WorkflowApproval[];
+  resolvedApprovals?: WorkflowApproval[];
+  [k: string]: unknown;
+}
+
+function resolveWorkflow(inst: AgentInstance, id: unknown, change: Record<string, unknown>) {
+  const state = (inst.state ?? {}) as WorkflowState;
+  const pending = state.pendingApprovals ?? [];
+  const item = pending.find((a) => a.id === id);
+  if (!item) throw new Error(`No pending approval ${String(id)}`);
+  const resolved = { ...item, ...change, resolvedAt: Date.now() };
+  inst.setState({
+    ...state,
+    pendingApprovals: pending.filter((a) => a !== item),
+    resolvedApprovals: [...(state.resolvedApprovals ?? []), resolved],
+  });
+  return resolved;
+}
+
+type Fn = CallableSpec["fn"];
+
+const common: Record<string, (inst: AgentInstance) => Fn> = {
+  liveView: (inst) => (_api, opts) => {
+    const mode = (opts as { mode?: unknown } | undefined)?.mode === "devtools" ? "devtools" : "tab";
+    return inst.liveView(mode);
+  },
+  approve: (inst) => (_api, id, by) =>
+    resolveWorkflow(inst, id, { status: "approved", ...(typeof by === "string" ? { approvedBy: by } : {}) }),
+  reject: (inst) => (_api, id, reason) =>
+    resolveWorkflow(inst, id, { status: "rejected", ...(typeof reason === "string" ? { reason } : {}) }),
+  cancelAgentTool: (inst) => (_api, runId, reason) =>
+    inst.runs.cancel(String(runId), typeof reason === "string" ? reason : undefined),
+};
+
+const think: Record<string, (inst: AgentInstance) => Fn> = {
+  pendingApprovals: (inst) => () =>
+    [...inst.runs.executions.values()]
+      .filter((e) => e.status === "pending")
+      .map((e) => ({
+        executionId: e.executionId,
+        source: "action",
+        descriptor: { ...e.step.descriptor, toolCallId: e.toolCallId, input: e.input },
+      })),
+  pendingExecutions: (inst) => () =>
+    [...inst.runs.executions.values()]
+      .filter((e) => e.status === "pending")
+      .map((e) => ({
+        executionId: e.executionId,
+        toolCallId: e.toolCallId,
+        action: e.step.descriptor.action,
+        input: e.input,
+        createdAt: e.createdAt,
+      })),
+  approveExecution: (inst) => (_api, executionId) => settle(inst, executionId, "completed"),
+  rejectExecution: (inst) => (_api, executionId, reason) =>
+    settle(inst, executionId, "rejected", typeof reason === "string" ? reason : undefined),
+};
+
+/**
+ * Runs (or refuses) a paused action exactly once, rewrites the paused tool output in the transcript, and
+ * continues the turn. A second call, either way, returns the first outcome and does nothing else.
+ */
+function settle(
+  inst: AgentInstance,
+  executionId: unknown,
+  status: "completed" | "rejected",
+  reason?: string,
+) {
+  const e = inst.runs.executions.get(String(executionId));
+  if (!e) throw new Error(`Unknown execution ${String(executionId)}`);
+  if (e.status !== "pending") return { executionId: e.executionId, status: e.status, alreadyResolved: true };
+  e.status = status;
+  const { action, summary } = e.step.descriptor;
+  if (status === "completed") {
+    e.result = typeof e.step.output === "function" ? e.step.output(e.input) : (e.step.output ?? { ok: true });
+  } else if (reason !== undefined) e.reason = reason;
+  const output = {
+    status,
+    executionId: e.executionId,
+    action,
+    ...(status === "completed" ? { result: e.result } : { reason: reason ?? "Rejected" }),
+  };
+  inst.updateToolOutput(e.toolCallId, output);
+  const line =
+    status === "completed"
+      ? `Approved: ${summary} is done.`
+      : `${summary} was rejected${reason ? `: ${reason}` : ""}, so I did not run it.`;
+  void inst.runProgrammatic([text(line)], { continuation: true });
+  return { executionId: e.executionId, status, ...(status === "completed" ? { result: e.result } : {}) };
+}
+
+/** The built-in callable for `method` on this instance, if any. */
+export function builtinCallable(inst: AgentInstance, method: string): CallableSpec | undefined {
+  const make = Object.hasOwn(common, method)
+    ? common[method]
+    : inst.host === "think" && Object.hasOwn(think, method)
+      ? think[method]
+      : undefined;
+  return make ? { fn: make(inst) } : undefined;
+}

@@ -1,0 +1,26 @@
+/**
+ * One resumable chat stream (a request id): the stored chunk bodies a late or reconnecting client gets as
+ * replay, and how it ended. Progress/milestone bodies of agent-tool children are never stored (reference §5.6).
+ */
+export type StreamStatus = "live" | "completed" | "errored" | "aborted" | "orphaned";
+
+export class ChatStream {
+  readonly chunks: string[] = [];
+  status: StreamStatus = "live";
+  errorText?: string;
+
+  constructor(
+    readonly id: string,
+    readonly continuation: boolean,
+    /** The connection that sent the request; absent for server-started streams (continuations, delivery). */
+    readonly originator: unknown,
+    /** Trailing user message ids of the originating request, for terminal frames. */
+    readonly messageIds: string[] | undefined,
+  ) {}
+
+  /** Stores a chunk body and returns its index, which is the frame's `seq`. */
+  store(body: string): number {
+    this.chunks.push(body);
+    return this.chunks.length - 1;
+  }
+}

@@ -1,0 +1,372 @@
+/**
+ * The transport-neutral server: routes paths to agent instances, parses client frames, and delivers server
+ * frames through the test controller's faults. `server.ts` (Node `ws`) and `msw.ts` (MSW interception) are
+ * thin adapters over it.
+ */
+import { type ClientFrame, kebabAgentName, parseClientFrame, type ServerFrame } from "@runboard/protocol";
+import type { MockConnection } from "./connection.ts";
+import { AgentInstance, type InstanceServices } from "./instance.ts";
+import { DEFAULT_LIVE_VIEW_TTL_MS, LiveViews } from "./live-view.ts";
+import { RunRegistry } from "./runs.ts";
+import type { MockAgentDefinition } from "./script.ts";
+
+export interface HubOptions {
+  agents: Record<string, MockAgentDefinition>;
+  log?: (line: string) => void;
+  /** Multiplies every scripted delay; 0 plays scripts as fast as possible (tests). Default 1. */
+  delayScale?: number;
+  /** How long Live View URLs stay valid. Default 5 minutes. */
+  liveViewTtlMs?: number;
+}
+
+/** One frame the server sent, as tests see it. */
+export interface SentFrame {
+  agent: string;
+  name: string;
+  connection: string;
+  frame: Record<string, unknown>;
+}
+
+type Route =
+  | { status: 400 | 404 }
+  | { status: 200; instance: AgentInstance; rest: string[] }
+  | { status: 200; create: () => AgentInstance; rest: string[] };
+
+// Instance names are used verbatim (the official client does not encode them); refuse what cannot be one.
+const NAME = /^[^/?#\s]+$/;
+const MAX_LOGGED = 80;
+
+/** A client-controlled string cut short and stripped of control characters, so a log line stays one line. */
+export const printable = (s: string) =>
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point.
+  (s.length > MAX_LOGGED ? `${s.slice(0, MAX_LOGGED)}…` : s).replace(/[\u0000-\u001f\u007f]/g, "?");
+
+interface Waiter {
+  match: (f: SentFrame) => boolean;
+  resolve: (f: SentFrame) => void;
+}
+
+interface DropRule {
+  after: number;
+  filter: (agent: string, name: string) => boolean;
+  counts: Map<MockConnection, number>;
+}
+
+/**
+ * Test control over what the server sends: hold frames and release them one by one, wait for a frame, and
+ * inject faults (drop a socket after N frames, duplicate or delay frames, restart an agent).
+ */
+export class MockController {
+  private holding = false;
+  private readonly held: Array<() => SentFrame> = [];
+  private readonly waiters = new Set<Waiter>();
+  private readonly drops: DropRule[] = [];
+  private readonly duplicates: Array<(f: SentFrame) => boolean> = [];
+  private readonly delays: Array<{ match: (f: SentFrame) => boolean; ms: number }> = [];
+  /** Every frame sent since the server started (or `clearLog`), in order. */
+  readonly sent: SentFrame[] = [];
+
+  constructor(private readonly hub: Hub) {}
+
+  /** Frames queue up instead of being sent until `next()` or `release()`. */
+  hold() {
+    this.holding = true;
+  }
+
+  /** Sends the next `n` held frames; returns them. */
+  next(n = 1): SentFrame[] {
+    const out: SentFrame[] = [];
+    for (
+      let send = this.held.shift();
+      send && out.length < n;
+      send = out.length < n ? this.held.shift() : undefined
+    )
+      out.push(send());
+    return out;
+  }
+
+  /** Sends everything held and stops holding. */
+  release() {
+    this.holding = false;
+    this.next(Number.POSITIVE_INFINITY);
+  }
+
+  /** Number of frames waiting while held. */
+  get heldCount() {
+    return this.held.length;
+  }
+
+  /** Resolves with the first frame sent from now on that matches (a frame `type` or a predicate). */
+  waitForFrame(
+    match: string | ((f: SentFrame) => boolean) = () => true,
+    timeoutMs = 5000,
+  ): Promise<SentFrame> {
+    const pred = typeof match === "string" ? (f: SentFrame) => f.frame.type === match : match;
+    return new Promise((resolve, reject) => {
+      const w: Waiter = {
+        match: pred,
+        resolve: (f) => {
+          clearTimeout(timer);
+          this.waiters.delete(w);
+          resolve(f);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.waiters.delete(w);
+        reject(new Error(`mock-server: no matching frame within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.waiters.add(w);
+    });
+  }
+
+  /** Terminates a socket (client sees 1006) once `frames` more frames were sent to it. */
+  dropSocketAfter(frames: number, where: { agent?: string; name?: string } = {}) {
+    this.drops.push({
+      after: frames,
+      counts: new Map(),
+      filter: (a, n) =>
+        (where.agent === undefined || kebabAgentName(where.agent) === a) &&
+        (where.name === undefined || where.name === n),
+    });
+  }
+
+  /** Sends matching frames twice. */
+  duplicate(match: (f: SentFrame) => boolean) {
+    this.duplicates.push(match);
+  }
+
+  /** Sends matching frames `ms` later (later frames may overtake them). */
+  delay(match: (f: SentFrame) => boolean, ms: number) {
+    this.delays.push({ match, ms });
+  }
+
+  clearFaults() {
+    this.drops.length = 0;
+    this.duplicates.length = 0;
+    this.delays.length = 0;
+  }
+
+  clearLog() {
+    this.sent.length = 0;
+  }
+
+  /** Evicts an agent instance: sockets close (1012), turns stop; the persisted transcript and state stay. */
+  restart(agent: string, name: string): boolean {
+    const inst = this.hub.find(agent, name);
+    inst?.restart();
+    return inst !== undefined;
+  }
+
+  /** The live instance, for assertions on its transcript or state. */
+  instance(agent: string, name: string) {
+    return this.hub.find(agent, name);
+  }
+
+  /** @internal */
+  deliver(conn: MockConnection, info: SentFrame, text: string) {
+    const send = () => {
+      this.sent.push(info);
+      for (const w of [...this.waiters]) if (w.match(info)) w.resolve(info);
+      conn.send(text);
+      for (const d of this.drops) {
+        if (!d.filter(info.agent, info.name)) continue;
+        const n = (d.counts.get(conn) ?? 0) + 1;
+        d.counts.set(conn, n);
+        if (n === d.after) {
+          this.hub.dropConnection(conn);
+          conn.terminate();
+        }
+      }
+      return info;
+    };
+    const delay = this.delays.find((d) => d.match(info));
+    const times = this.duplicates.some((m) => m(info)) ? 2 : 1;
+    for (let i = 0; i < times; i++) {
+      if (this.holding) this.held.push(send);
+      else if (delay) setTimeout(send, delay.ms);
+      else send();
+    }
+  }
+}
+
+/** Routes, instances and delivery; shared by every transport. */
+export class Hub {
+  private readonly agents: Map<string, MockAgentDefinition>;
+  private readonly instances = new Map<string, AgentInstance>();
+  private readonly where = new Map<MockConnection, AgentInstance>();
+  readonly controller = new MockController(this);
+  readonly liveViews: LiveViews;
+  readonly log: (line: string) => void;
+  private readonly scale: number;
+  /** Base URL pages are served from; the transport sets it once it knows its address. */
+  baseUrl = "http://127.0.0.1";
+  private readonly svc: InstanceServices;
+
+  constructor(options: HubOptions) {
+    this.agents = new Map(Object.entries(options.agents).map(([k, v]) => [kebabAgentName(k), v]));
+    this.log = options.log ?? ((l: string) => console.warn(l));
+    this.scale = options.delayScale ?? 1;
+    this.liveViews = new LiveViews(options.liveViewTtlMs ?? DEFAULT_LIVE_VIEW_TTL_MS);
+    this.svc = {
+      log: this.log,
+      deliver: (conn, frame) => this.deliver(conn, frame),
+      sleep: (ms, signal) => this.sleep(ms, signal),
+      runs: (inst) => new RunRegistry(inst, this.svc),
+      liveView: (mode) => this.liveViews.mint(this.baseUrl, mode),
+    };
+  }
+
+  private sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    const d = ms * this.scale;
+    return new Promise((resolve) => {
+      if (signal?.aborted) return resolve();
+      const done = () => {
+        clearTimeout(t);
+        signal?.removeEventListener("abort", done);
+        resolve();
+      };
+      // Even a zero delay yields to the event loop, so frames from concurrent streams interleave as on a server.
+      const t = setTimeout(done, d);
+      signal?.addEventListener("abort", done, { once: true });
+    });
+  }
+
+  find(agent: string, name: string): AgentInstance | undefined {
+    return this.instances.get(`${kebabAgentName(agent)}/${name}`);
+  }
+
+  /** Resolves a path `/agents/<agent>/<name>[/sub/<child>/<name>…][/rest]`. */
+  route(pathname: string): Route {
+    const [, root, agent, name, ...rest] = pathname.split("/");
+    if (root !== "agents" || agent === undefined) return { status: 404 };
+    const def = this.agents.get(agent);
+    if (!def) return { status: 404 };
+    if (name === undefined || !NAME.test(name)) return { status: 400 };
+    const key = `${agent}/${name}`;
+    let inst = this.instances.get(key);
+    // Drill-in: `/sub/<kebab child class>/<encoded child name>` reaches a child run's own chat.
+    while (rest[0] === "sub") {
+      const [, childType, childName] = rest.splice(0, 3);
+      if (childType === undefined || childName === undefined) return { status: 404 };
+      let decoded: string;
+      try {
+        decoded = decodeURIComponent(childName);
+      } catch {
+        return { status: 400 };
+      }
+      const child = inst?.runs.child(childType, decoded) ?? inst?.children.get(`${childType}/${decoded}`);
+      if (!child) return { status: 404 };
+      inst = child;
+    }
+    if (inst) return { status: 200, instance: inst, rest };
+    return {
+      status: 200,
+      rest,
+      create: () => {
+        const created = new AgentInstance(def, agent, name, this.svc);
+        this.instances.set(key, created);
+        return created;
+      },
+    };
+  }
+
+  private instanceOf(r: Extract<Route, { status: 200 }>): AgentInstance {
+    return "instance" in r ? r.instance : r.create();
+  }
+
+  /** A new socket on `pathname`. Returns the HTTP status to refuse it with, or the instance it joined. */
+  accept(pathname: string): { status: 400 | 404 } | { status: 200; open: (conn: MockConnection) => void } {
+    const r = this.route(pathname);
+    if (r.status !== 200) return r;
+    if (r.rest.length > 0) return { status: 404 };
+    return {
+      status: 200,
+      open: (conn) => {
+        const inst = this.instanceOf(r);
+        this.where.set(conn, inst);
+        inst.connect(conn);
+      },
+    };
+  }
+
+  /** A text (or binary: `undefined`) frame from a socket. */
+  message(conn: MockConnection, raw: string | undefined) {
+    const inst = this.where.get(conn);
+    if (!inst) return;
+    const parsed = parseClientFrame(raw);
+    if (parsed.kind !== "frame") {
+      // The reason names the frame type and field only, never the payload, so nothing sensitive is logged.
+      const why = parsed.kind === "error" ? parsed.reason : `unknown type '${parsed.type}'`;
+      this.log(`mock-server: ${inst.agent}/${inst.name}: ignored frame (${printable(why)})`);
+      return;
+    }
+    try {
+      const p = inst.handle(conn, parsed.frame as ClientFrame);
+      if (p)
+        p.catch((e: unknown) => this.log(`mock-server: ${inst.agent}/${inst.name}: ${printable(String(e))}`));
+    } catch (e) {
+      // A bug in a script must not take the server down, nor the other sockets of the agent.
+      this.log(`mock-server: ${inst.agent}/${inst.name}: ${printable(String(e))}`);
+    }
+  }
+
+  /** The socket closed. */
+  dropConnection(conn: MockConnection) {
+    this.where.get(conn)?.disconnect(conn);
+    this.where.delete(conn);
+  }
+
+  /** HTTP GET: `/health`, `…/get-messages`, Live View pages. */
+  http(
+    method: string,
+    pathname: string,
+  ): { status: number; type?: string; body?: string; headers?: Record<string, string> } {
+    if (method !== "GET" && method !== "HEAD") return { status: 405, headers: { allow: "GET, HEAD" } };
+    if (pathname === "/health") return { status: 200, type: "application/json", body: '{"ok":true}' };
+    if (pathname.startsWith("/live-view/")) {
+      const page = this.liveViews.page(pathname.slice("/live-view/".length));
+      if (page.status !== 200)
+        return {
+          status: page.status,
+          type: "text/plain",
+          body: page.status === 410 ? "Live View expired" : "Not found",
+        };
+      return {
+        status: 200,
+        type: "text/html; charset=utf-8",
+        body: page.html,
+        headers: { "cache-control": "no-store" },
+      };
+    }
+    const r = this.route(pathname);
+    if (r.status !== 200) return { status: r.status };
+    if (r.rest.join("/") !== "get-messages") return { status: 404 };
+    const messages = "instance" in r ? r.instance.messages : [];
+    // The playground runs on another origin and reads the transcript with fetch.
+    return {
+      status: 200,
+      type: "application/json",
+      body: JSON.stringify(messages),
+      headers: { "access-control-allow-origin": "*" },
+    };
+  }
+
+  private deliver(conn: MockConnection, frame: ServerFrame | Record<string, unknown>) {
+    const inst = this.where.get(conn);
+    const info: SentFrame = {
+      agent: inst?.agent ?? "",
+      name: inst?.name ?? "",
+      connection: conn.id,
+      frame: frame as Record<string, unknown>,
+    };
+    this.controller.deliver(conn, info, JSON.stringify(frame));
+  }
+
+  /** Closes every socket (server shutdown). */
+  closeAll(code = 1001, reason = "Server closing") {
+    for (const conn of [...this.where.keys()]) {
+      this.dropConnection(conn);
+      conn.close(code, reason);
+    }
+  }
+}

@@ -1,0 +1,297 @@
+/**
+ * Child runs of one parent instance (the `agent-tool-event` protocol, reference §5) and Think's durable
+ * executions. Sequence numbers follow the real server (agents 0.32), not the reference text: `started` is 0,
+ * each STORED child chunk takes the next number, progress and milestone chunks reuse the number the next
+ * stored chunk will get (research.jsonl shows sequence 10 four times), and the terminal takes stored + 1.
+ * Replay on connect sends `started`, the stored chunks and the terminal with the same numbers.
+ */
+import type { AgentToolEvent, AgentToolEventFrame, ServerFrame } from "@runboard/protocol";
+import { kebabAgentName } from "@runboard/protocol";
+import type { UIMessage } from "ai";
+import type { MockConnection } from "./connection.ts";
+import * as ids from "./ids.ts";
+import { AgentInstance, type InstanceServices } from "./instance.ts";
+import type { ChildRunSpec, RunOutcome, Step } from "./script.ts";
+import { text } from "./script.ts";
+import type { PlayResult } from "./turn.ts";
+
+interface RunRecord {
+  runId: string;
+  parentToolCallId?: string;
+  started: Extract<AgentToolEvent, { kind: "started" }>;
+  stored: string[];
+  terminal?: AgentToolEvent;
+  abort: AbortController;
+  cancelReason?: string;
+}
+
+/** A Think durable pause waiting for `approveExecution` / `rejectExecution`. */
+export interface Execution {
+  executionId: string;
+  toolCallId: string;
+  step: Extract<Step, { kind: "pause" }>;
+  input: unknown;
+  createdAt: number;
+  status: "pending" | "completed" | "rejected";
+  result?: unknown;
+  reason?: string;
+}
+
+const STATUS_OF: Record<RunOutcome["kind"], string> = {
+  finished: "completed",
+  error: "error",
+  aborted: "aborted",
+  interrupted: "interrupted",
+};
+
+export class RunRegistry {
+  private readonly records = new Map<string, RunRecord>();
+  readonly executions = new Map<string, Execution>();
+
+  constructor(
+    private readonly parent: AgentInstance,
+    private readonly svc: InstanceServices,
+  ) {}
+
+  private frame(r: RunRecord, sequence: number, event: AgentToolEvent, replay = false): AgentToolEventFrame {
+    return {
+      type: "agent-tool-event",
+      ...(r.parentToolCallId ? { parentToolCallId: r.parentToolCallId } : {}),
+      sequence,
+      ...(replay ? { replay: true as const } : {}),
+      event,
+    };
+  }
+
+  /** Connect-time replay, to the connecting socket only, runs in start order (reference §5.2). */
+  replayTo(conn: MockConnection) {
+    for (const r of this.records.values()) {
+      const send = (f: ServerFrame) => this.svc.deliver(conn, f);
+      send(this.frame(r, 0, r.started, true));
+      r.stored.forEach((body, i) => {
+        send(this.frame(r, i + 1, { kind: "chunk", runId: r.runId, body }, true));
+      });
+      if (r.terminal) send(this.frame(r, r.stored.length + 1, r.terminal, true));
+    }
+  }
+
+  /** The child instance a drill-in socket reaches at `…/sub/<kebab agentType>/<runId>`. */
+  child(kebabType: string, runId: string): AgentInstance | undefined {
+    return this.parent.children.get(`${kebabType}/${runId}`);
+  }
+
+  get(runId: string) {
+    return this.records.get(runId);
+  }
+
+  /** An `agentTool` call: the parent's turn waits for the child. */
+  async runAwaited(spec: ChildRunSpec, toolCallId: string, signal: AbortSignal) {
+    const runId = `agent-tool:${toolCallId}`;
+    const onParentAbort = () => this.cancel(runId, "parent turn aborted");
+    signal.addEventListener("abort", onParentAbort, { once: true });
+    const res = await this.run(spec, runId, toolCallId, spec.display ?? { name: spec.agentType });
+    signal.removeEventListener("abort", onParentAbort);
+    return res.outcome.kind === "finished" ? { output: res.summary } : { error: errorOf(res.outcome) };
+  }
+
+  /** A detached run: returns its id at once; its end is delivered as a notify message and a follow-up turn. */
+  runDetached(step: Extract<Step, { kind: "detached" }>): string {
+    const runId = ids.detachedRunId();
+    void this.run(step.run, runId, undefined, step.run.display, step.narrateMilestones === true).then(
+      (res) => {
+        if (step.notify !== false) this.deliverDetached(step, runId, res.outcome, res.summary);
+      },
+    );
+    return runId;
+  }
+
+  private async run(
+    spec: ChildRunSpec,
+    runId: string,
+    parentToolCallId: string | undefined,
+    display: ChildRunSpec["display"],
+    narrate = false,
+  ): Promise<{ outcome: RunOutcome; summary: string }> {
+    const record: RunRecord = {
+      runId,
+      ...(parentToolCallId ? { parentToolCallId } : {}),
+      started: {
+        kind: "started",
+        runId,
+        agentType: spec.agentType,
+        inputPreview: JSON.stringify(spec.input),
+        order: spec.order ?? 0,
+        ...(display ? { display } : {}),
+      },
+      stored: [],
+      abort: new AbortController(),
+    };
+    this.records.set(runId, record);
+    this.parent.broadcast(this.frame(record, 0, record.started));
+
+    // The child is a real agent instance (a facet): it keeps its own transcript and can be drilled into.
+    const child = new AgentInstance({ host: "ai-chat" }, kebabAgentName(spec.agentType), runId, this.svc);
+    this.parent.children.set(`${kebabAgentName(spec.agentType)}/${runId}`, child);
+    child.transcript.upsert({
+      id: ids.uuid(),
+      role: "user",
+      // The child's prompt is its input, pretty-printed (the recorded child tool inputs quote it).
+      parts: [
+        {
+          type: "text",
+          text: typeof spec.input === "string" ? spec.input : JSON.stringify(spec.input, null, 2),
+        },
+      ],
+    });
+    child.forward = (body, stored) => {
+      if (record.terminal) return;
+      if (stored) record.stored.push(body);
+      this.parent.broadcast(
+        this.frame(record, record.stored.length + (stored ? 0 : 1), { kind: "chunk", runId, body }),
+      );
+      if (narrate && body.includes('"data-agent-milestone"')) this.narrate(record, body);
+    };
+    const result: PlayResult = await child.runProgrammatic(spec.steps, { signal: record.abort.signal });
+    const summary = textOf(child.messages.at(-1));
+    let outcome: RunOutcome =
+      result.kind === "aborted"
+        ? { kind: "aborted", ...(record.cancelReason ? { reason: record.cancelReason } : {}) }
+        : result.kind === "error"
+          ? { kind: "error", error: result.message }
+          : (spec.outcome ?? { kind: "finished" });
+    if (outcome.kind === "finished") outcome = { kind: "finished", summary: outcome.summary ?? summary };
+    this.seal(record, outcome);
+    return { outcome, summary: outcome.kind === "finished" ? (outcome.summary ?? summary) : summary };
+  }
+
+  private seal(record: RunRecord, outcome: RunOutcome) {
+    if (record.terminal) return;
+    const { runId } = record;
+    const event: AgentToolEvent =
+      outcome.kind === "finished"
+        ? { kind: "finished", runId, summary: outcome.summary ?? "" }
+        : outcome.kind === "error"
+          ? { kind: "error", runId, error: outcome.error }
+          : outcome.kind === "aborted"
+            ? { kind: "aborted", runId, ...(outcome.reason ? { reason: outcome.reason } : {}) }
+            : {
+                kind: "interrupted",
+                runId,
+                error: outcome.error,
+                ...(outcome.reason ? { reason: outcome.reason } : {}),
+                ...(outcome.childStillRunning === undefined
+                  ? {}
+                  : { childStillRunning: outcome.childStillRunning }),
+              };
+    record.terminal = event;
+    this.parent.broadcast(this.frame(record, record.stored.length + 1, event));
+  }
+
+  /** `cancelAgentTool(runId, reason)`: the child stops and the run ends `aborted`. */
+  cancel(runId: string, reason?: string): boolean {
+    const r = this.records.get(runId);
+    if (!r || r.terminal) return false;
+    if (reason !== undefined) r.cancelReason = reason;
+    r.abort.abort();
+    return true;
+  }
+
+  /** Restart: live children stop without a terminal, as when the host is evicted mid-run. */
+  stopAll() {
+    for (const r of this.records.values()) if (!r.terminal) r.abort.abort();
+  }
+
+  /** AIChatAgent injects `detached-finish:<runId>:<status>`; Think a plain user message (reference §6). */
+  private deliverDetached(
+    step: Extract<Step, { kind: "detached" }>,
+    runId: string,
+    outcome: RunOutcome,
+    summary: string,
+  ) {
+    const status = STATUS_OF[outcome.kind];
+    const { agentType } = step.run;
+    const head = `Background task "${agentType}" (run ${runId})`;
+    const body =
+      outcome.kind === "finished"
+        ? `${head} finished:\n\n${outcome.summary ?? summary}`
+        : outcome.kind === "aborted"
+          ? `${head} was cancelled.`
+          : outcome.kind === "interrupted"
+            ? `${head} was interrupted: ${outcome.error}`
+            : `${head} failed: ${outcome.error}`;
+    const think = this.parent.host === "think";
+    const message: UIMessage = {
+      id: think ? ids.uuid() : `detached-finish:${runId}:${status}`,
+      role: "user",
+      parts: [{ type: "text", text: body }],
+      ...(think ? {} : { metadata: { source: "detached-agent-tool", runId, agentType, status } }),
+    };
+    const follow = step.followUp ?? [
+      text("Noted: the background research finished and I have read its summary.", { id: "txt-notify" }),
+    ];
+    void this.parent.runProgrammatic(follow, {
+      id: `detached-delivery:${ids.uuid()}`,
+      before: () => {
+        this.parent.transcript.upsert(message);
+        this.parent.broadcast({ messages: this.parent.messages, type: "cf_agent_chat_messages" });
+      },
+    });
+  }
+
+  /** Milestone narration: an assistant message `detached-ms:<runId>:<name>`, no model turn (reference §6). */
+  private narrate(record: RunRecord, body: string) {
+    let data: { name?: unknown; data?: unknown };
+    try {
+      data = (JSON.parse(body) as { data: typeof data }).data;
+    } catch {
+      return;
+    }
+    if (typeof data?.name !== "string") return;
+    const { agentType } = record.started;
+    const extra = data.data === undefined ? "" : `\n\n${JSON.stringify(data.data)}`;
+    this.parent.transcript.upsert({
+      id: `detached-ms:${record.runId}:${data.name}`,
+      role: "assistant",
+      parts: [
+        {
+          type: "text",
+          text: `Background task "${agentType}" (run ${record.runId}) reached milestone "${data.name}".${extra}`,
+        },
+      ],
+      metadata: { source: "detached-agent-tool", runId: record.runId, agentType, milestone: data.name },
+    });
+    this.parent.broadcast({ messages: this.parent.messages, type: "cf_agent_chat_messages" });
+  }
+
+  // ───────────────────────────── Think durable executions ─────────────────────────────
+
+  pause(step: Extract<Step, { kind: "pause" }>, toolCallId: string, input: unknown): string {
+    const executionId = `exec_${ids.nanoid(12)}`;
+    this.executions.set(executionId, {
+      executionId,
+      toolCallId,
+      step,
+      input,
+      createdAt: Date.now(),
+      status: "pending",
+    });
+    return executionId;
+  }
+}
+
+function textOf(m: UIMessage | undefined): string {
+  if (m?.role !== "assistant") return "";
+  return m.parts.map((p) => (p.type === "text" ? p.text : "")).join("");
+}
+
+function errorOf(o: RunOutcome): string {
+  switch (o.kind) {
+    case "error":
+    case "interrupted":
+      return o.error;
+    case "aborted":
+      return o.reason ? `Aborted: ${o.reason}` : "Aborted";
+    default:
+      return "";
+  }
+}

@@ -1,0 +1,307 @@
+/**
+ * Plays a script's steps into one chat stream the way the AI SDK's multi-step loop does on the real server:
+ * `start-step` opens when the model produces something, a server tool's output closes the step, and a gate
+ * (approval, client tool) ends the turn with `finishReason: "tool-calls"`.
+ */
+import type { UIMessageChunk } from "ai";
+import * as ids from "./ids.ts";
+import {
+  type ChildRunSpec,
+  type ChildStep,
+  resolve,
+  type Step,
+  splitDeltas,
+  type TurnContext,
+} from "./script.ts";
+
+/** What the player needs from its agent instance. */
+export interface TurnHost {
+  readonly host: ids.Host;
+  readonly chunkDelayMs: number;
+  /** Emits a chunk into the stream (stored, broadcast, applied to the transcript). */
+  emit(chunk: Record<string, unknown>): void;
+  /** Emits a chunk that is broadcast but never stored (agent-tool progress and milestones). */
+  emitTransient(chunk: Record<string, unknown>): void;
+  sleep(ms: number): Promise<void>;
+  readonly signal: AbortSignal;
+  /** Starts a child run awaited by this turn; resolves with the parent tool's result. */
+  runChild(spec: ChildRunSpec, toolCallId: string): Promise<{ output?: unknown; error?: string }>;
+  /** Starts a detached child run and returns its run id at once. */
+  runDetached(step: Extract<Step, { kind: "detached" }>): string;
+  /** Registers a gate; the rest of the script plays when it is answered. */
+  gate(g: Gate): void;
+  /** Think durable pause: records the execution and returns its id. */
+  pause(step: Extract<Step, { kind: "pause" }>, toolCallId: string, input: unknown): string;
+  /** Mints a Live View session. */
+  liveView(mode: "tab" | "devtools"): unknown;
+  /** Drops the socket that sent the request. */
+  closeOriginator(): void;
+  /** Server-side setState. */
+  setState(update: (state: unknown) => unknown): void;
+}
+
+/** A turn that stopped at a human or a client tool. */
+export interface Gate {
+  kind: "approval" | "client-tool";
+  toolCallId: string;
+  toolName: string;
+  approvalId?: string;
+  input: unknown;
+  step: Extract<Step, { kind: "approval" | "client-tool" }>;
+  rest: Step[];
+  ctx: TurnContext;
+}
+
+export type PlayResult =
+  | { kind: "done" }
+  | { kind: "gated" }
+  | { kind: "aborted" }
+  | { kind: "error"; message: string; thrown: boolean };
+
+const AGENT_PROGRESS = "data-agent-progress";
+const AGENT_MILESTONE = "data-agent-milestone";
+
+/** One stream's step bookkeeping. */
+export class Player {
+  private stepOpen = false;
+  private textN = 0;
+  private milestones = 0;
+
+  constructor(
+    private readonly h: TurnHost,
+    private readonly ctx: TurnContext,
+  ) {}
+
+  private openStep() {
+    if (this.stepOpen) return;
+    this.stepOpen = true;
+    this.h.emit({ type: "start-step" });
+  }
+
+  private closeStep() {
+    if (!this.stepOpen) return;
+    this.stepOpen = false;
+    this.h.emit({ type: "finish-step" });
+  }
+
+  /** The finish chunk in the host's shape: AIChatAgent moves `finishReason` into `messageMetadata` (#677). */
+  finish(reason: "stop" | "tool-calls") {
+    this.closeStep();
+    this.h.emit(
+      this.h.host === "think"
+        ? { type: "finish", finishReason: reason }
+        : { type: "finish", messageMetadata: { finishReason: reason } },
+    );
+  }
+
+  private async toolInput(name: string, input: unknown): Promise<string> {
+    const toolCallId = ids.toolCallId(name);
+    this.openStep();
+    this.h.emit({ type: "tool-input-start", toolCallId, toolName: name });
+    await this.h.sleep(this.h.chunkDelayMs);
+    this.h.emit({ type: "tool-input-delta", toolCallId, inputTextDelta: JSON.stringify(input) });
+    await this.h.sleep(this.h.chunkDelayMs);
+    this.h.emit({ type: "tool-input-available", toolCallId, toolName: name, input });
+    return toolCallId;
+  }
+
+  private async textBlock(kind: "text" | "reasoning", t: string, id: string | undefined, delayMs?: number) {
+    this.openStep();
+    const blockId = id ?? `${kind === "text" ? "txt" : "rsn"}-${this.textN++}`;
+    this.h.emit({ type: `${kind}-start`, id: blockId });
+    for (const delta of splitDeltas(t)) {
+      await this.h.sleep(delayMs ?? this.h.chunkDelayMs);
+      if (this.h.signal.aborted) return;
+      this.h.emit({ type: `${kind}-delta`, id: blockId, delta });
+    }
+    this.h.emit({ type: `${kind}-end`, id: blockId });
+  }
+
+  /** Plays steps until the end, a gate, an error or an abort. */
+  async play(steps: readonly (Step | ChildStep)[], finish = true): Promise<PlayResult> {
+    const { ctx, h } = this;
+    for (let i = 0; i < steps.length; i++) {
+      if (h.signal.aborted) return { kind: "aborted" };
+      const s = steps[i] as Step | ChildStep;
+      switch (s.kind) {
+        case "text":
+        case "reasoning":
+          await this.textBlock(s.kind, resolve(s.text, ctx), s.id, s.delayMs);
+          break;
+        case "delay":
+          await h.sleep(s.ms);
+          break;
+        case "data": {
+          this.openStep();
+          const chunk = {
+            type: s.type,
+            ...(s.id === undefined ? {} : { id: s.id }),
+            data: resolve(s.data, ctx),
+            ...(s.transient ? { transient: true } : {}),
+          };
+          if (s.transient) h.emitTransient(chunk);
+          else h.emit(chunk);
+          break;
+        }
+        case "progress": {
+          const { kind: _, ...data } = s;
+          h.emitTransient({ type: AGENT_PROGRESS, id: ids.uuid(), transient: true, data });
+          break;
+        }
+        case "milestone": {
+          // `sequence` is the run's own milestone ordinal from 0; `at` is server time (reference §5.5).
+          const { kind: _, name, ...rest } = s;
+          const data = { name, sequence: this.milestones++, at: Date.now(), ...rest };
+          h.emitTransient({ type: AGENT_MILESTONE, data });
+          break;
+        }
+        case "tool": {
+          const input = resolve(s.input, ctx);
+          const toolCallId = await this.toolInput(s.name, input);
+          if (s.during) {
+            const r = await this.playInner(s.during);
+            if (r) return r;
+          }
+          await h.sleep(s.durationMs ?? h.chunkDelayMs * 4);
+          if (h.signal.aborted) return { kind: "aborted" };
+          if (s.error !== undefined) {
+            h.emit({ type: "tool-output-error", toolCallId, errorText: s.error });
+          } else {
+            const output = typeof s.output === "function" ? s.output(input, ctx) : s.output;
+            ctx.outputs[s.name] = output;
+            h.emit({ type: "tool-output-available", toolCallId, output });
+          }
+          this.closeStep();
+          break;
+        }
+        case "approval":
+        case "client-tool": {
+          const input = resolve(s.input, ctx);
+          const toolCallId = await this.toolInput(s.name, input);
+          let approvalId: string | undefined;
+          if (s.kind === "approval") {
+            approvalId = ids.approvalId();
+            h.emit({
+              type: "tool-approval-request",
+              approvalId,
+              toolCallId,
+              ...(s.descriptor ? { approvalDescriptor: { ...s.descriptor, toolCallId, input } } : {}),
+            });
+          }
+          h.gate({
+            kind: s.kind,
+            toolCallId,
+            toolName: s.name,
+            ...(approvalId ? { approvalId } : {}),
+            input,
+            step: s,
+            rest: steps.slice(i + 1) as Step[],
+            ctx,
+          });
+          this.finish("tool-calls");
+          return { kind: "gated" };
+        }
+        case "agent-tool": {
+          // Parallel calls: every input first, then the children run side by side.
+          const calls: Array<[ChildRunSpec, string]> = [];
+          for (const run of s.runs) calls.push([run, await this.toolInput(run.tool, run.input)]);
+          const results = await Promise.all(calls.map(([run, id]) => h.runChild(run, id)));
+          if (h.signal.aborted) return { kind: "aborted" };
+          calls.forEach(([run, toolCallId], k) => {
+            const r = results[k] ?? {};
+            if (r.error !== undefined) h.emit({ type: "tool-output-error", toolCallId, errorText: r.error });
+            else {
+              ctx.outputs[run.tool] = r.output;
+              h.emit({ type: "tool-output-available", toolCallId, output: r.output });
+            }
+          });
+          this.closeStep();
+          break;
+        }
+        case "detached": {
+          const toolCallId = await this.toolInput(s.run.tool, s.run.input);
+          const runId = h.runDetached(s);
+          await h.sleep(h.chunkDelayMs * 2);
+          const output = { runId, agentType: s.run.agentType, status: "running" };
+          ctx.outputs[s.run.tool] = output;
+          h.emit({ type: "tool-output-available", toolCallId, output });
+          this.closeStep();
+          break;
+        }
+        case "pause": {
+          const input = resolve(s.input, ctx);
+          const toolCallId = await this.toolInput(s.name, input);
+          const executionId = h.pause(s, toolCallId, input);
+          const output = {
+            status: "paused",
+            executionId,
+            action: s.descriptor.action,
+            message: s.message ?? `${s.descriptor.summary} is waiting for approval.`,
+            descriptor: { ...s.descriptor, toolCallId, input: previewInput(input) },
+          };
+          ctx.outputs[s.name] = output;
+          h.emit({ type: "tool-output-available", toolCallId, output });
+          this.closeStep();
+          break;
+        }
+        case "live-view": {
+          const input = resolve(s.input, ctx);
+          const toolCallId = await this.toolInput(s.name, input);
+          const output = h.liveView(s.mode ?? "tab");
+          ctx.outputs[s.name] = output;
+          h.emit({ type: "tool-output-available", toolCallId, output });
+          this.closeStep();
+          break;
+        }
+        case "state":
+          h.setState(s.update);
+          break;
+        case "error":
+          return { kind: "error", message: s.message, thrown: s.thrown === true };
+        case "close-socket":
+          h.closeOriginator();
+          break;
+      }
+    }
+    if (h.signal.aborted) return { kind: "aborted" };
+    if (finish) this.finish("stop");
+    return { kind: "done" };
+  }
+
+  /** Plays nested steps (a tool's `during`) without ending the turn; returns a result only to stop early. */
+  private async playInner(steps: readonly ChildStep[]): Promise<PlayResult | undefined> {
+    for (const s of steps) {
+      if (this.h.signal.aborted) return { kind: "aborted" };
+      if (s.kind === "tool") continue; // no nested tool calls inside a tool
+      const r = await this.play([s], false);
+      if (r.kind !== "done") return r;
+    }
+    return undefined;
+  }
+
+  /** Emits the gate's resolution at the head of a continuation stream. */
+  resolveGate(g: Gate, answer: { approved: boolean } | { toolResult: true }): Step[] {
+    if ("toolResult" in answer) return g.rest;
+    if (!answer.approved) {
+      this.h.emit({ type: "tool-output-denied", toolCallId: g.toolCallId });
+      const s = g.step as Extract<Step, { kind: "approval" }>;
+      return s.onDeny ?? [{ kind: "text", text: `Understood, I did not run ${g.toolName}.` }];
+    }
+    const s = g.step as Extract<Step, { kind: "approval" }>;
+    const output = typeof s.output === "function" ? s.output(g.input, g.ctx) : (s.output ?? { ok: true });
+    g.ctx.outputs[g.toolName] = output;
+    this.h.emit({ type: "tool-output-available", toolCallId: g.toolCallId, output });
+    return g.rest;
+  }
+}
+
+/** The transcript carries a preview of an action's input: long strings are cut (full input via pendingExecutions). */
+export function previewInput(input: unknown, max = 120): unknown {
+  if (typeof input === "string") return input.length > max ? `${input.slice(0, max)}…` : input;
+  if (Array.isArray(input)) return input.map((v) => previewInput(v, max));
+  if (input && typeof input === "object")
+    return Object.fromEntries(Object.entries(input).map(([k, v]) => [k, previewInput(v, max)]));
+  return input;
+}
+
+export type { UIMessageChunk };
