@@ -59,7 +59,7 @@ const researcherSteps = (sources = 2): ChildStep[] => [
 ];
 
 const topicOf = (userText: string, fallback: string) =>
-  /(?:research|about|on)\s+(.+?)(?:\s+for me)?[.?!]*$/i.exec(userText)?.[1] ?? fallback;
+  /(?:research(?:\s+(?:on|about))?|about)\s+(.+?)(?:\s+for me)?[.?!]*$/i.exec(userText)?.[1] ?? fallback;
 
 const research = (query: string): ChildRunSpec => ({
   tool: "research",

@@ -46,6 +46,8 @@ interface QueuedTurn {
   before?(): void;
   /** A continuation offered to the socket that answered the gate. */
   owner?: MockConnection;
+  /** The turn's context when it continues an earlier one (tool outputs so far). */
+  ctx?: TurnContext;
   /** Called once the stream has ended. */
   onEnd?(result: PlayResult): void;
 }
@@ -381,7 +383,7 @@ export class AgentInstance {
       this.pendingResume.add(q.owner);
       this.send(q.owner, { type: "cf_agent_stream_resuming", id: q.id });
     }
-    const player = new Player(this.turnHost(turn, q.originator), this.context());
+    const player = new Player(this.turnHost(turn, q.originator), q.ctx ?? this.context());
     // Continuations: AIChatAgent strips `start.messageId` (#1235) and appends to the last assistant; Think
     // persists the continuation as a new assistant message (seen in think/pay.jsonl).
     const messageId = ids.assistantMessageId(this.host);
@@ -432,8 +434,11 @@ export class AgentInstance {
     const { stream } = turn;
     const body = JSON.stringify(chunk);
     const seq = stream.store(body);
-    this.transcript.applyChunk(stream.id, serverChunk as UIMessageChunk, {
-      continuation: stream.continuation,
+    // The persisted message keeps no finish metadata (seen in every recorded snapshot), and Think persists a
+    // continuation as a message of its own (think/pay.jsonl).
+    const persisted = serverChunk.type === "finish" ? { type: "finish" } : serverChunk;
+    this.transcript.applyChunk(stream.id, persisted as UIMessageChunk, {
+      continuation: stream.continuation && this.host !== "think",
     });
     this.broadcast(
       {
@@ -658,6 +663,7 @@ export class AgentInstance {
         id,
         continuation: true,
         owner,
+        ctx: g.ctx,
         run: async (player) => {
           const rest = player.resolveGate(g, answer);
           if (think && "approved" in answer && answer.approved) {
