@@ -150,10 +150,14 @@ export class MockController {
     this.sent.length = 0;
   }
 
-  /** Evicts an agent instance: sockets close (1012), turns stop; the persisted transcript and state stay. */
-  restart(agent: string, name: string): boolean {
+  /**
+   * Evicts an agent instance: sockets close (1012), turns stop; the persisted transcript and state stay. A
+   * stream cut mid-way is orphaned (the next ACK ends it), or with `recover` finished by a recovery
+   * continuation announced with `cf_agent_chat_recovering`.
+   */
+  restart(agent: string, name: string, options: { recover?: boolean } = {}): boolean {
     const inst = this.hub.find(agent, name);
-    inst?.restart();
+    inst?.restart(options);
     return inst !== undefined;
   }
 

@@ -56,6 +56,8 @@ interface ActiveTurn {
   stream: ChatStream;
   abort: AbortController;
   owner?: MockConnection;
+  player?: Player;
+  ctx?: TurnContext;
 }
 
 const BUILTIN_METHODS = [
@@ -68,6 +70,8 @@ const BUILTIN_METHODS = [
   "broadcast",
 ];
 const MAX_RECENT_STREAMS = 16;
+/** How long after an eviction the recovery continuation starts (scaled like every scripted delay). */
+const RECOVERY_DELAY_MS = 500;
 
 /** Trailing user message ids of a request's messages (what terminal frames carry as `messageIds`). */
 function trailingUserIds(messages: readonly UIMessage[]): string[] | undefined {
@@ -97,6 +101,8 @@ export class AgentInstance {
   private readonly queue: QueuedTurn[] = [];
   private readonly pendingResume = new Set<MockConnection>();
   private readonly recent = new Map<string, ChatStream>();
+  /** Request id of a recovery continuation that is scheduled or running. */
+  private recovering?: string;
   /** A turn that errored while nobody was connected (reference §3.7 rule C). */
   private terminalRecord?: ChatStream;
   private readonly gates = new Map<string, Gate>();
@@ -146,7 +152,10 @@ export class AgentInstance {
     if (live) {
       this.pendingResume.add(conn);
       this.send(conn, { type: "cf_agent_stream_resuming", id: live.id });
+    } else if (this.recovering && this.host === "ai-chat") {
+      this.send(conn, { type: "cf_agent_chat_recovering", recovering: true, id: this.recovering });
     } else if (this.host === "think") {
+      if (this.recovering) this.send(conn, { type: "cf_agent_chat_recovering", recovering: true, id: this.recovering });
       this.send(conn, {
         type: "cf_agent_chat_messages",
         messages: this.messages as UIMessage[],
@@ -383,7 +392,9 @@ export class AgentInstance {
       this.pendingResume.add(q.owner);
       this.send(q.owner, { type: "cf_agent_stream_resuming", id: q.id });
     }
-    const player = new Player(this.turnHost(turn, q.originator), q.ctx ?? this.context());
+    turn.ctx = q.ctx ?? this.context();
+    const player = new Player(this.turnHost(turn, q.originator), turn.ctx);
+    turn.player = player;
     // Continuations: AIChatAgent strips `start.messageId` (#1235) and appends to the last assistant; Think
     // persists the continuation as a new assistant message (seen in think/pay.jsonl).
     const messageId = ids.assistantMessageId(this.host);
@@ -760,7 +771,7 @@ export class AgentInstance {
    * run records, the stream's stored chunks). A stream cut mid-way is orphaned: the next ACK replays it and
    * ends it with `{done:true, replay:true}`, and the partial message is kept (reference §3.7 ACK rule 1, #989).
    */
-  restart() {
+  restart(options: { recover?: boolean } = {}) {
     for (const c of [...this.conns]) {
       this.disconnect(c);
       c.close(1012, "Agent restarting");
@@ -769,13 +780,39 @@ export class AgentInstance {
     this.gates.clear();
     this.runs.stopAll();
     const live = this.active;
-    if (live) {
-      live.stream.status = "orphaned";
-      // Stop the player without ending the stream: it stays active until a client ACKs it.
-      const orphan: ActiveTurn = { stream: live.stream, abort: new AbortController() };
-      live.abort.abort();
-      this.active = orphan;
-    }
+    if (!live) return;
+    live.abort.abort();
+    if (options.recover) return this.recover(live);
+    live.stream.status = "orphaned";
+    // Stop the player without ending the stream: it stays active until a client ACKs it.
+    this.active = { stream: live.stream, abort: new AbortController() };
+  }
+
+  /**
+   * Durable recovery after an eviction (reference §3.9): the partial message is kept, `chat_recovering`
+   * announces a recovery continuation, which finishes what the cut turn had left, then `recovering:false`.
+   */
+  private recover(live: ActiveTurn) {
+    const rest = live.player?.remaining() ?? [];
+    live.stream.status = "aborted";
+    this.transcript.endStream(live.stream.id);
+    this.remember(live.stream);
+    this.active = undefined;
+    this.pendingResume.clear();
+    const id = ids.serverRequestId(this.host);
+    this.recovering = id;
+    void this.svc.sleep(RECOVERY_DELAY_MS).then(() =>
+      this.enqueue({
+        id,
+        continuation: true,
+        ...(live.ctx ? { ctx: live.ctx } : {}),
+        run: (player) => player.play(rest),
+        onEnd: () => {
+          this.recovering = undefined;
+          this.broadcast({ type: "cf_agent_chat_recovering", recovering: false, id });
+        },
+      }),
+    );
   }
 
   private finishOrphan() {

@@ -81,6 +81,8 @@ export interface TextStep {
   id?: string;
   /** Delay before each delta, in ms (scaled by the server's `delayScale`). Default: the agent's `chunkDelayMs`. */
   delayMs?: number;
+  /** Continues a text part cut short (recovery): no `text-start` is sent. */
+  resume?: boolean;
 }
 
 export interface ReasoningStep {
@@ -88,6 +90,7 @@ export interface ReasoningStep {
   text: Dynamic<string>;
   id?: string;
   delayMs?: number;
+  resume?: boolean;
 }
 
 export interface ToolStep {

@@ -65,6 +65,8 @@ const AGENT_MILESTONE = "data-agent-milestone";
 export class Player {
   private stepOpen = false;
   private textN = 0;
+  private cursor: { steps: readonly (Step | ChildStep)[]; index: number } = { steps: [], index: 0 };
+  private inText?: { kind: "text" | "reasoning"; id: string; rest: string; delayMs?: number };
   private milestones = 0;
 
   constructor(
@@ -105,16 +107,40 @@ export class Player {
     return toolCallId;
   }
 
-  private async textBlock(kind: "text" | "reasoning", t: string, id: string | undefined, delayMs?: number) {
-    this.openStep();
+  private async textBlock(
+    kind: "text" | "reasoning",
+    t: string,
+    id: string | undefined,
+    delayMs?: number,
+    resume = false,
+  ) {
     const blockId = id ?? `${kind === "text" ? "txt" : "rsn"}-${this.textN++}`;
-    this.h.emit({ type: `${kind}-start`, id: blockId });
-    for (const delta of splitDeltas(t)) {
+    // Resuming a text part that was cut mid-way: the real server sends no `text-start` (reference §3.3).
+    if (!resume) {
+      this.openStep();
+      this.h.emit({ type: `${kind}-start`, id: blockId });
+    } else this.stepOpen = true;
+    const deltas = splitDeltas(t);
+    for (let k = 0; k < deltas.length; k++) {
+      this.inText = { kind, id: blockId, rest: deltas.slice(k).join(""), ...(delayMs === undefined ? {} : { delayMs }) };
       await this.h.sleep(delayMs ?? this.h.chunkDelayMs);
       if (this.h.signal.aborted) return;
-      this.h.emit({ type: `${kind}-delta`, id: blockId, delta });
+      this.h.emit({ type: `${kind}-delta`, id: blockId, delta: deltas[k] });
     }
+    this.inText = undefined;
     this.h.emit({ type: `${kind}-end`, id: blockId });
+  }
+
+  /**
+   * What is left to play if the turn stopped now: the unsent rest of the text being streamed (resumed without
+   * `text-start`) and the steps after the current one. A recovery continuation plays this.
+   */
+  remaining(): Step[] {
+    const { steps, index } = this.cursor;
+    const after = steps.slice(index + 1) as Step[];
+    if (!this.inText) return after;
+    const { kind, id, rest, delayMs } = this.inText;
+    return [{ kind, text: rest, id, resume: true, ...(delayMs === undefined ? {} : { delayMs }) }, ...after];
   }
 
   /** Plays steps until the end, a gate, an error or an abort. */
@@ -122,11 +148,12 @@ export class Player {
     const { ctx, h } = this;
     for (let i = 0; i < steps.length; i++) {
       if (h.signal.aborted) return { kind: "aborted" };
+      if (finish) this.cursor = { steps, index: i };
       const s = steps[i] as Step | ChildStep;
       switch (s.kind) {
         case "text":
         case "reasoning":
-          await this.textBlock(s.kind, resolve(s.text, ctx), s.id, s.delayMs);
+          await this.textBlock(s.kind, resolve(s.text, ctx), s.id, s.delayMs, "resume" in s && s.resume === true);
           break;
         case "delay":
           await h.sleep(s.ms);
@@ -185,7 +212,9 @@ export class Player {
               type: "tool-approval-request",
               approvalId,
               toolCallId,
-              ...(s.descriptor ? { approvalDescriptor: { ...s.descriptor, toolCallId, input } } : {}),
+              ...(s.descriptor
+                ? { approvalDescriptor: { requestId: `act_${ids.nanoid(12)}`, ...s.descriptor, toolCallId, input } }
+                : {}),
             });
           }
           h.gate({
