@@ -101,6 +101,10 @@ export class AgentInstance {
   private readonly queue: QueuedTurn[] = [];
   private readonly pendingResume = new Set<MockConnection>();
   private readonly recent = new Map<string, ChatStream>();
+  /** Sockets whose probe was answered `stream_pending`: offered the next stream when it starts. */
+  private readonly parked = new Set<MockConnection>();
+  /** A continuation inside its coalesce window, not yet queued. */
+  private pendingContinuation?: { id: string; owner: MockConnection };
   /** Request id of a recovery continuation that is scheduled or running. */
   private recovering?: string;
   /** A turn that errored while nobody was connected (reference §3.7 rule C). */
@@ -179,6 +183,7 @@ export class AgentInstance {
   disconnect(conn: MockConnection) {
     this.conns.delete(conn);
     this.pendingResume.delete(conn);
+    this.parked.delete(conn);
   }
 
   // ───────────────────────────── frames ─────────────────────────────
@@ -387,11 +392,16 @@ export class AgentInstance {
     const turn: ActiveTurn = { stream, abort: new AbortController(), ...(q.owner ? { owner: q.owner } : {}) };
     this.active = turn;
     this.terminalRecord = undefined;
-    if (q.owner && this.conns.has(q.owner)) {
-      // The socket that answered the gate is offered the continuation and sees it only after its ACK.
-      this.pendingResume.add(q.owner);
-      this.send(q.owner, { type: "cf_agent_stream_resuming", id: q.id });
+    if (q.owner && this.conns.has(q.owner)) this.parked.add(q.owner);
+    if (this.pendingContinuation?.id === q.id) this.pendingContinuation = undefined;
+    // Sockets waiting for this stream (the one that answered a gate, probes parked during the pre-stream
+    // window) are offered it unsolicited, with no probeId, and see it only after their ACK (reference §3.7).
+    for (const c of this.parked) {
+      if (!this.conns.has(c)) continue;
+      this.pendingResume.add(c);
+      this.send(c, { type: "cf_agent_stream_resuming", id: q.id });
     }
+    this.parked.clear();
     turn.ctx = q.ctx ?? this.context();
     const player = new Player(this.turnHost(turn, q.originator), turn.ctx);
     turn.player = player;
@@ -570,7 +580,15 @@ export class AgentInstance {
         outcome: "skipped",
         ...(q?.messageIds ? { messageIds: q.messageIds } : {}),
       });
+      // Parked sockets carry over to the next turn; with none left they are released (no reason).
+      if (!this.queue.length && !this.active) this.releaseParked();
     }
+  }
+
+  /** The non-authoritative release of parked sockets: `resume_none` with no reason and no probeId. */
+  private releaseParked() {
+    for (const c of this.parked) if (this.conns.has(c)) this.send(c, { type: "cf_agent_stream_resume_none" });
+    this.parked.clear();
   }
 
   private clear(conn: MockConnection) {
@@ -578,6 +596,8 @@ export class AgentInstance {
     this.gates.clear();
     this.recent.clear();
     this.terminalRecord = undefined;
+    this.pendingContinuation = undefined;
+    this.releaseParked();
     // Echoed to the other sockets only (clear.jsonl).
     this.broadcast({ type: "cf_agent_chat_clear" }, conn);
   }
@@ -668,6 +688,7 @@ export class AgentInstance {
   ) {
     const id = ids.serverRequestId(this.host);
     const think = this.host === "think";
+    this.pendingContinuation = { id, owner };
     // A 50 ms coalesce window batches sibling results before the continuation starts (reference §3.8).
     void this.svc.sleep(50).then(() =>
       this.enqueue({
@@ -707,9 +728,12 @@ export class AgentInstance {
       this.send(conn, { type: "cf_agent_stream_resuming", id: live.stream.id, ...probe });
       return;
     }
-    const queued = this.queue[0];
-    if (queued) {
-      this.send(conn, { type: "cf_agent_stream_pending", id: queued.id, ...probe });
+    // Rule B: a continuation is pending for this socket (or for one that left); rule D: a queued turn.
+    const pc = this.pendingContinuation;
+    const pendingId = pc && (pc.owner === conn || !this.conns.has(pc.owner)) ? pc.id : this.queue[0]?.id;
+    if (pendingId) {
+      this.parked.add(conn);
+      this.send(conn, { type: "cf_agent_stream_pending", id: pendingId, ...probe });
       return;
     }
     if (this.terminalRecord) {
