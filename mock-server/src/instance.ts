@@ -159,7 +159,8 @@ export class AgentInstance {
     } else if (this.recovering && this.host === "ai-chat") {
       this.send(conn, { type: "cf_agent_chat_recovering", recovering: true, id: this.recovering });
     } else if (this.host === "think") {
-      if (this.recovering) this.send(conn, { type: "cf_agent_chat_recovering", recovering: true, id: this.recovering });
+      if (this.recovering)
+        this.send(conn, { type: "cf_agent_chat_recovering", recovering: true, id: this.recovering });
       this.send(conn, {
         type: "cf_agent_chat_messages",
         messages: this.messages as UIMessage[],

@@ -122,7 +122,12 @@ export class Player {
     } else this.stepOpen = true;
     const deltas = splitDeltas(t);
     for (let k = 0; k < deltas.length; k++) {
-      this.inText = { kind, id: blockId, rest: deltas.slice(k).join(""), ...(delayMs === undefined ? {} : { delayMs }) };
+      this.inText = {
+        kind,
+        id: blockId,
+        rest: deltas.slice(k).join(""),
+        ...(delayMs === undefined ? {} : { delayMs }),
+      };
       await this.h.sleep(delayMs ?? this.h.chunkDelayMs);
       if (this.h.signal.aborted) return;
       this.h.emit({ type: `${kind}-delta`, id: blockId, delta: deltas[k] });
@@ -153,7 +158,13 @@ export class Player {
       switch (s.kind) {
         case "text":
         case "reasoning":
-          await this.textBlock(s.kind, resolve(s.text, ctx), s.id, s.delayMs, "resume" in s && s.resume === true);
+          await this.textBlock(
+            s.kind,
+            resolve(s.text, ctx),
+            s.id,
+            s.delayMs,
+            "resume" in s && s.resume === true,
+          );
           break;
         case "delay":
           await h.sleep(s.ms);
@@ -213,7 +224,14 @@ export class Player {
               approvalId,
               toolCallId,
               ...(s.descriptor
-                ? { approvalDescriptor: { requestId: `act_${ids.nanoid(12)}`, ...s.descriptor, toolCallId, input } }
+                ? {
+                    approvalDescriptor: {
+                      requestId: `act_${ids.nanoid(12)}`,
+                      ...s.descriptor,
+                      toolCallId,
+                      input,
+                    },
+                  }
                 : {}),
             });
           }
