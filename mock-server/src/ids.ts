@@ -1,5 +1,6 @@
 /** Ids in the shapes the real hosts produce, so clients see nothing a real server would not send. */
-import { randomBytes, randomUUID } from "node:crypto";
+// Web Crypto (global in browsers and Node 20), so the MSW transport bundles for the browser without node:crypto.
+const randomBytes = (n: number) => crypto.getRandomValues(new Uint8Array(n));
 
 const URL_ALPHABET = "useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict";
 const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
@@ -14,7 +15,7 @@ function pick(alphabet: string, n: number): string {
 /** nanoid-style id (`nanoid(8)` for request ids, `nanoid(21)` for server request ids). */
 export const nanoid = (n = 21) => pick(URL_ALPHABET, n);
 
-export const uuid = () => randomUUID();
+export const uuid = () => crypto.randomUUID();
 
 export type Host = "ai-chat" | "think";
 

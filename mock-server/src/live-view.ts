@@ -4,7 +4,6 @@
  * like an expired Browser Run session. Pages are static HTML written here; nothing from a client or a tool is
  * ever interpolated into them except escaped values.
  */
-import { randomBytes } from "node:crypto";
 
 export interface LiveViewTarget {
   targetId: string;
@@ -35,7 +34,9 @@ const TABS: Array<Minted["target"]> = [
 
 export const DEFAULT_LIVE_VIEW_TTL_MS = 5 * 60_000;
 
-const token = () => randomBytes(16).toString("hex");
+/** 128 random bits as hex (Web Crypto, so this also runs in a browser under MSW). */
+const token = () =>
+  Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
 
 const escapeHtml = (s: string) =>
   s.replace(

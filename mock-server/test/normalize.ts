@@ -4,6 +4,7 @@
  * server timestamps become `<ts>`. Chunk bodies (JSON inside a string) are parsed so they compare as data.
  */
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 
 export interface Rec {
   t: number;
@@ -14,11 +15,12 @@ export interface Rec {
   url?: string;
 }
 
-const FIXTURES = new URL("../../packages/protocol/test/fixtures/real-server/", import.meta.url);
+// From the repository root (vitest's root), so it also works where import.meta.url is not a file URL (jsdom).
+const FIXTURES = join(process.cwd(), "packages/protocol/test/fixtures/real-server");
 
 /** One recorded real-server transcript. */
 export function loadTranscript(host: "ai-chat" | "think", scenario: string): Rec[] {
-  return readFileSync(new URL(`${host}/${scenario}.jsonl`, FIXTURES), "utf8")
+  return readFileSync(join(FIXTURES, host, `${scenario}.jsonl`), "utf8")
     .trim()
     .split("\n")
     .map((l) => JSON.parse(l) as Rec);
@@ -122,7 +124,7 @@ export class Normalizer {
     if (Array.isArray(v)) return v.map((x) => this.apply(x));
     if (v && typeof v === "object") {
       const out: { [k: string]: Json } = {};
-      for (const [k, x] of Object.entries(v)) out[k] = this.apply(x, k);
+      for (const [k, x] of Object.entries(v)) if (x !== undefined) out[k] = this.apply(x, k);
       return out;
     }
     return (v ?? null) as Json;

@@ -111,6 +111,26 @@ describe("AgentToolRunsReducer", () => {
     expect(run.parts.some((p) => p.type === "data-agent-milestone")).toBe(false);
   });
 
+  it("applies an unstored (too large) chunk once by its id, and the stored chunk sharing its sequence too", () => {
+    const r = new AgentToolRunsReducer();
+    r.apply(started("run-u", "call_u"));
+    r.apply(chunk("run-u", 1, { type: "text-start", id: "t" }, "call_u"));
+    const big = ev(
+      2,
+      {
+        kind: "chunk",
+        runId: "run-u",
+        body: JSON.stringify({ type: "text-delta", id: "t", delta: "big " }),
+        unstoredId: "u1",
+      },
+      "call_u",
+    );
+    r.apply(big);
+    r.apply(big);
+    r.apply(chunk("run-u", 2, { type: "text-delta", id: "t", delta: "stored" }, "call_u"));
+    expect(textOf(r, "run-u")).toBe("big stored");
+  });
+
   it("does not double text when a client that watched live reconnects and gets the whole run replayed", () => {
     const r = new AgentToolRunsReducer();
     const { frames, terminal } = liveRun("run", ["one ", "two ", "three"]);

@@ -3,11 +3,12 @@
  * (reference §5).
  *
  * ## Dedupe rule
- * The official client drops any frame whose `(parentToolCallId, runId, sequence)` it has seen. On the real
- * server (agents 0.32) that key is not unique: progress and milestone chunks are not written to the child's
- * chunk store and reuse the sequence of the next stored chunk (one sequence was seen four times: two progress
- * frames, a milestone and a tool output), so the official rule drops the second progress, the milestone and the
- * tool output. Connect-time replay, in turn, numbers only stored chunks and carries no progress at all. So:
+ * The reference describes a `(parentToolCallId, runId, sequence)` dedupe key. On the real server (agents 0.32)
+ * that key is not unique: progress and milestone chunks, and chunks too large to store (`unstoredId`), are not
+ * written to the child's chunk store and reuse the sequence of the next stored chunk (one sequence was seen four
+ * times: two progress frames, a milestone and a tool output), so that rule would drop the second progress, the
+ * milestone and the tool output. (agents 0.32's own hook keys those frames by progress id, milestone sequence
+ * and `unstoredId` instead.) Connect-time replay numbers only stored chunks and carries no progress. So:
  *
  * - Stored chunks (every chunk except `data-agent-progress` / `data-agent-milestone`) carry their index in the
  *   child's chunk store, live and replayed alike, numbered 1, 2, 3, … without gaps. Per run we keep the highest
@@ -113,6 +114,7 @@ interface RunBook {
   storedHigh: number;
   progressSeq: number;
   progressIds: Set<string>;
+  unstoredIds: Set<string>;
   milestoneHigh: number;
   ctx: PartContext;
   /** Stored chunks that arrived ahead of a missing one, by sequence. */
@@ -200,7 +202,7 @@ export class AgentToolRunsReducer {
     const book = this.books.get(runId);
     if (ev.kind === "started") return this.start(frame, book);
     if (!book) return { kind: "ignored", runId, reason: `${ev.kind} for a run that never started` };
-    if (ev.kind === "chunk") return this.chunk(book, frame.sequence, ev.body);
+    if (ev.kind === "chunk") return this.chunk(book, frame.sequence, ev.body, ev.unstoredId);
 
     const status = book.run.status;
     if (HARD_TERMINAL.has(status)) return { kind: "duplicate", runId };
@@ -258,6 +260,7 @@ export class AgentToolRunsReducer {
       storedHigh: 0,
       progressSeq: Number.NEGATIVE_INFINITY,
       progressIds: new Set(),
+      unstoredIds: new Set(),
       milestoneHigh: Number.NEGATIVE_INFINITY,
       ctx: createPartContext(),
       early: new Map(),
@@ -266,7 +269,7 @@ export class AgentToolRunsReducer {
     return { kind: "applied", runId: ev.runId };
   }
 
-  private chunk(book: RunBook, sequence: number, body: string): AgentToolApplyResult {
+  private chunk(book: RunBook, sequence: number, body: string, unstoredId?: string): AgentToolApplyResult {
     const runId = book.run.runId;
     const parsed = parseChunkBody(body);
     if (parsed.kind === "empty") return { kind: "ignored", runId, reason: "empty chunk body" };
@@ -278,6 +281,19 @@ export class AgentToolRunsReducer {
     const chunk = parsed.chunk as UIMessageChunk & { type: string; id?: unknown; data?: unknown };
     if (chunk.type === PROGRESS) return this.progress(book, sequence, chunk);
     if (chunk.type === MILESTONE) return this.milestone(book, chunk.data);
+    if (typeof unstoredId === "string") {
+      // Never replayed and it does not own its sequence (the next stored chunk has it): dedupe by its id.
+      if (book.unstoredIds.has(unstoredId)) return { kind: "duplicate", runId };
+      book.unstoredIds.add(unstoredId);
+      const effect = applyChunkToParts(
+        copyOnWriteTarget(this.writable(book).parts as Part[], this.owned),
+        book.ctx,
+        chunk,
+      );
+      return effect.kind === "ignored"
+        ? { kind: "ignored", runId, reason: effect.reason }
+        : { kind: "applied", runId };
+    }
     if (sequence <= book.storedHigh || book.early.has(sequence)) return { kind: "duplicate", runId };
     if (sequence > book.storedHigh + 1) {
       book.early.set(sequence, chunk);

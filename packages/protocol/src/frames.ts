@@ -275,7 +275,13 @@ export type AgentToolEvent =
       order: number;
       display?: AgentToolDisplay;
     }
-  | { kind: "chunk"; runId: string; body: string }
+  | {
+      kind: "chunk";
+      runId: string;
+      body: string;
+      /** Set on a chunk the child could not store (too large): it is never replayed and dedupes on this id. */
+      unstoredId?: string;
+    }
   | { kind: "finished"; runId: string; summary: string }
   | { kind: "error"; runId: string; error: string }
   | { kind: "aborted"; runId: string; reason?: string }
