@@ -8,6 +8,7 @@ const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 // Tests import the packages by name; resolve them to source so no build step is needed.
 const alias = {
   "@runboard/protocol": here("./packages/protocol/src/index.ts"),
+  "@runboard/client": here("./packages/client/src/index.ts"),
   "@runboard/mock-server": here("./mock-server/src/index.ts"),
 };
 

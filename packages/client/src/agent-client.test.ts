@@ -1,0 +1,167 @@
+import { createMockAgentServer, demoAgents, type MockAgentServer } from "@runboard/mock-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
+import { AgentClient, type AgentClientOptions, AgentConnectionError } from "./agent-client.ts";
+
+let server: MockAgentServer;
+const serverLog: string[] = [];
+beforeAll(async () => {
+  server = await createMockAgentServer({ agents: demoAgents, delayScale: 0, log: (l) => serverLog.push(l) });
+});
+afterAll(() => server.close());
+
+type Counter = { counter: number };
+type Methods = { increment(by: number): number; getInfo(): { name: string; messageCount: number } };
+
+function client(name: string, extra: Partial<AgentClientOptions<Counter>> = {}) {
+  return new AgentClient<Counter, Methods>({
+    agent: "ChatAgent",
+    name,
+    host: `127.0.0.1:${server.port}`,
+    WebSocket,
+    reconnect: { minDelayMs: 20, maxDelayMs: 50 },
+    ...extra,
+  });
+}
+
+const until = async (pred: () => boolean, ms = 3000) => {
+  const end = Date.now() + ms;
+  while (!pred()) {
+    if (Date.now() > end) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 5));
+  }
+};
+
+describe("AgentClient against the mock server", () => {
+  it("connects to the official URL and learns identity, state and the MCP list", async () => {
+    const updates: Array<[Counter, string]> = [];
+    const c = client("ac-connect", { onStateUpdate: (s, src) => updates.push([s, src]) });
+    await until(() => c.mcp !== undefined);
+    expect(c.status).toBe("open");
+    expect(c.identity).toEqual({ name: "ac-connect", agent: "chat-agent" });
+    expect(c.state).toEqual({ counter: 0 });
+    expect(updates).toEqual([[{ counter: 0 }, "server"]]);
+    expect(c.getHttpUrl("get-messages")).toBe(
+      `http://127.0.0.1:${server.port}/agents/chat-agent/ac-connect/get-messages`,
+    );
+    c.close();
+    expect(c.status).toBe("closed");
+  });
+
+  it("calls methods through call() and the typed stub, and rejects with the server's message", async () => {
+    const c = client("ac-rpc");
+    await expect(c.stub.increment(2)).resolves.toBe(2);
+    await expect(c.call("getInfo")).resolves.toMatchObject({ name: "ac-rpc", messageCount: 0 });
+    await expect(c.call("onChatMessage")).rejects.toThrow("Method onChatMessage is not callable");
+    await expect(c.call("nope")).rejects.toThrow("Method nope does not exist");
+    // Probes made by promise machinery and test tools are not RPCs.
+    expect((c.stub as unknown as Record<string, unknown>).then).toBeUndefined();
+    c.close();
+  });
+
+  it("streams RPC chunks, then resolves with the final result", async () => {
+    const c = client("ac-stream");
+    const chunks: unknown[] = [];
+    let done: unknown;
+    const result = await c.call("countdown", [3], {
+      onChunk: (x) => chunks.push(x),
+      onDone: (r) => (done = r),
+    });
+    expect(chunks).toEqual([3, 2, 1]);
+    expect(result).toBe("liftoff");
+    expect(done).toBe("liftoff");
+    c.close();
+  });
+
+  it("applies setState optimistically and the other tabs receive it; server state reaches every tab", async () => {
+    const a = client("ac-state");
+    const b = client("ac-state");
+    await until(() => a.state !== undefined && b.state !== undefined);
+    a.setState({ counter: 41 });
+    expect(a.state).toEqual({ counter: 41 });
+    await until(() => b.state?.counter === 41);
+    await a.stub.increment(1);
+    await until(() => a.state?.counter === 42 && b.state?.counter === 42);
+    a.close();
+    b.close();
+  });
+
+  it("times out a call, and ignores a reply that comes after", async () => {
+    const c = client("ac-timeout");
+    await until(() => c.status === "open");
+    server.controller.delay((f) => f.frame.type === "rpc" && f.name === "ac-timeout", 200);
+    await expect(c.call("getInfo", [], { timeoutMs: 20 })).rejects.toThrow("timed out after 20 ms");
+    await new Promise((r) => setTimeout(r, 250));
+    server.controller.clearFaults();
+    await expect(c.call("getInfo")).resolves.toMatchObject({ name: "ac-timeout" });
+    c.close();
+  });
+
+  it("reconnects after a dropped socket, and rejects the calls the drop cut off", async () => {
+    const c = client("ac-drop");
+    await until(() => c.status === "open");
+    const urlBefore = server.controller.instance("ChatAgent", "ac-drop")?.conns.size;
+    let opens = 0;
+    c.addEventListener("open", () => opens++);
+    server.controller.hold(); // the reply is held, then the socket drops before it is sent
+    const call = c.call("getInfo");
+    await new Promise((r) => setTimeout(r, 20));
+    for (const conn of server.controller.instance("ChatAgent", "ac-drop")?.conns ?? []) conn.terminate();
+    server.controller.release();
+    await expect(call).rejects.toThrow("Connection closed");
+    await until(() => opens === 1 && c.status === "open");
+    await expect(c.stub.getInfo()).resolves.toMatchObject({ name: "ac-drop" });
+    expect(urlBefore).toBe(1);
+    const sent = server.controller.sent.filter(
+      (f) => f.name === "ac-drop" && f.frame.type === "cf_agent_identity",
+    );
+    expect(sent).toHaveLength(2); // one connect per socket, same instance
+    c.close();
+  });
+
+  it("stops reconnecting on a terminal close code and reports it", async () => {
+    const errors: Error[] = [];
+    const c = new AgentClient({
+      agent: "NoSuchAgent",
+      name: "x",
+      host: `127.0.0.1:${server.port}`,
+      WebSocket,
+      reconnect: { minDelayMs: 10, maxDelayMs: 10, maxRetries: 3 },
+      onError: (e) => errors.push(e),
+    });
+    // An unknown agent fails the upgrade (404): the socket retries, then gives up after maxRetries.
+    await until(() => c.status === "closed");
+    c.close();
+    const d = client("ac-terminal", { onError: (e) => errors.push(e) });
+    await until(() => d.status === "open");
+    let closes = 0;
+    d.addEventListener("close", () => closes++);
+    server.controller
+      .instance("ChatAgent", "ac-terminal")
+      ?.conns.forEach((conn) => conn.close(4001, "Kicked"));
+    await until(() => d.error !== null);
+    expect(d.error).toBeInstanceOf(AgentConnectionError);
+    expect(d.error).toMatchObject({ code: 4001, reason: "Kicked" });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(d.status).toBe("closed");
+    expect(closes).toBe(1);
+    d.reconnect();
+    await until(() => d.status === "open");
+    expect(d.error).toBeNull();
+    d.close();
+  });
+
+  it("reports a malformed frame through onError and keeps going", async () => {
+    const errors: Error[] = [];
+    const c = client("ac-bad", { onError: (e) => errors.push(e) });
+    await until(() => c.status === "open");
+    server.controller
+      .instance("ChatAgent", "ac-bad")
+      ?.conns.forEach((conn) => conn.send('{"type":"cf_agent_state"}'));
+    await until(() => errors.length > 0);
+    expect(errors[0]?.message).toContain("cf_agent_state");
+    expect(c.state).toEqual({ counter: 0 });
+    await expect(c.stub.increment(1)).resolves.toBe(1);
+    c.close();
+  });
+});

@@ -1,0 +1,278 @@
+/**
+ * One connection to one agent instance: partysocket's reconnecting WebSocket on the official URL, plus the
+ * generic frames every agent speaks (identity, state, MCP list, RPC; reference §2). Chat and agent-tool
+ * stores listen to the same `message` events, so one connection serves all of them.
+ */
+import {
+  type AgentAddress,
+  agentHttpUrl,
+  agentUrl,
+  type McpServersState,
+  parseServerFrame,
+  type RpcResponseFrame,
+} from "@runboard/protocol";
+import { WebSocket as ReconnectingWebSocket } from "partysocket";
+
+export type ConnectionStatus = "connecting" | "open" | "closed";
+
+/** Why the connection gave up: the server refused it with a terminal close code. */
+export class AgentConnectionError extends Error {
+  override readonly name = "AgentConnectionError";
+  constructor(
+    readonly code: number,
+    readonly reason: string,
+  ) {
+    super(`Agent connection closed with ${code}${reason ? `: ${reason}` : ""}`);
+  }
+}
+
+/** Streaming RPC callbacks, and a timeout after which the call rejects. */
+export interface CallOptions {
+  onChunk?: (chunk: unknown) => void;
+  onDone?: (result: unknown) => void;
+  onError?: (error: string) => void;
+  /** Rejects the call if no final answer arrives in time. Default: no timeout (as the official client). */
+  timeoutMs?: number;
+}
+
+export interface AgentClientOptions<State = unknown> extends Omit<AgentAddress, "pk"> {
+  /** WebSocket implementation; required in Node 20 (`import { WebSocket } from "ws"`). */
+  WebSocket?: unknown;
+  /** Reconnect backoff. Defaults: 1 s growing ×1.3 up to 10 s, retrying forever (partysocket's). */
+  reconnect?: { minDelayMs?: number; maxDelayMs?: number; maxRetries?: number };
+  onStateUpdate?: (state: State, source: "server" | "client") => void;
+  onStateUpdateError?: (error: string) => void;
+  onIdentity?: (identity: { name: string; agent: string }) => void;
+  onMcpUpdate?: (mcp: McpServersState) => void;
+  /** Malformed frames from the wire and terminal connection errors. Never throws into the app. */
+  onError?: (error: Error) => void;
+  /** Start without connecting; call `reconnect()` to connect. */
+  startClosed?: boolean;
+}
+
+interface Pending {
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+  options: CallOptions;
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+// Property probes JS engines and test tools make on any object; the stub must not turn them into RPC.
+const NOT_METHODS = new Set([
+  "toJSON",
+  "then",
+  "catch",
+  "finally",
+  "valueOf",
+  "toString",
+  "constructor",
+  "prototype",
+  "$$typeof",
+  "@@toStringTag",
+  "asymmetricMatch",
+  "nodeType",
+]);
+
+/** Close codes after which reconnecting cannot help: policy (1008) and application codes (4000–4999). */
+export const isTerminalCloseCode = (code: number) => code === 1008 || (code >= 4000 && code <= 4999);
+
+type Listener = (event: Event) => void;
+type AnyMethods = Record<string, (...args: never[]) => unknown>;
+/** `stub.method(...args)` as a promise of the method's (awaited) result. */
+export type AgentStub<M> = {
+  [K in keyof M]: M[K] extends (...a: infer A) => infer R ? (...a: A) => Promise<Awaited<R>> : never;
+};
+
+const randomId = () =>
+  typeof crypto?.randomUUID === "function"
+    ? crypto.randomUUID()
+    : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+
+/** A connection to an agent. */
+export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethods> {
+  readonly agent: string;
+  readonly name: string;
+  /** Connection id (`_pk`), stable across reconnects like partysocket's. */
+  readonly id = randomId();
+  identity: { name: string; agent: string } | undefined;
+  state: State | undefined;
+  mcp: McpServersState | undefined;
+  /** Set when the server closed with a terminal code; reconnecting stops until `reconnect()`. */
+  error: AgentConnectionError | null = null;
+  private readonly socket: ReconnectingWebSocket;
+  private readonly pending = new Map<string, Pending>();
+  private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly address: AgentAddress;
+
+  constructor(private readonly options: AgentClientOptions<State>) {
+    this.address = { ...options, pk: this.id };
+    this.agent = options.agent;
+    this.name = options.name || "default";
+    const { minDelayMs, maxDelayMs, maxRetries } = options.reconnect ?? {};
+    this.socket = new ReconnectingWebSocket(() => agentUrl(this.address), undefined, {
+      ...(options.WebSocket ? { WebSocket: options.WebSocket } : {}),
+      ...(minDelayMs === undefined ? {} : { minReconnectionDelay: minDelayMs }),
+      ...(maxDelayMs === undefined ? {} : { maxReconnectionDelay: maxDelayMs }),
+      ...(maxRetries === undefined ? {} : { maxRetries }),
+      startClosed: options.startClosed === true,
+      shouldReconnectOnClose: (e) => !isTerminalCloseCode(e.code),
+    });
+    this.socket.addEventListener("message", (e) => this.onMessage(e as MessageEvent));
+    this.socket.addEventListener("open", (e) => {
+      this.error = null;
+      this.emit("open", e);
+    });
+    this.socket.addEventListener("close", (e) => this.onClose(e as unknown as CloseEvent));
+    this.socket.addEventListener("error", (e) => this.emit("error", e as unknown as Event));
+  }
+
+  /** `connecting` until the socket opens, `closed` after a close (reconnecting or not). */
+  get status(): ConnectionStatus {
+    const s = this.socket.readyState;
+    return s === 1 ? "open" : s === 0 ? "connecting" : "closed";
+  }
+
+  /** WebSocket-style ready state (0–3), for code written against the official object. */
+  get readyState(): number {
+    return this.socket.readyState;
+  }
+
+  /** The agent's HTTP URL (for `get-messages`). */
+  getHttpUrl(path?: string): string {
+    return agentHttpUrl(this.address, path);
+  }
+
+  /** Sends a raw text frame; buffered while connecting. */
+  send(data: string): void {
+    this.socket.send(data);
+  }
+
+  /** Optimistic, like the official client: applied and reported at once, never acknowledged. */
+  setState(state: State): void {
+    this.state = state;
+    this.socket.send(JSON.stringify({ type: "cf_agent_state", state }));
+    this.options.onStateUpdate?.(state, "client");
+  }
+
+  /** Calls a `@callable()` method. Rejects with the server's error message, on timeout, or on disconnect. */
+  call<T = unknown>(method: string, args: unknown[] = [], options: CallOptions = {}): Promise<T> {
+    const id = randomId();
+    return new Promise<T>((resolve, reject) => {
+      const p: Pending = { resolve: resolve as (v: unknown) => void, reject, options };
+      if (options.timeoutMs !== undefined) {
+        p.timer = setTimeout(() => {
+          this.pending.delete(id);
+          reject(new Error(`RPC ${method} timed out after ${options.timeoutMs} ms`));
+        }, options.timeoutMs);
+      }
+      this.pending.set(id, p);
+      this.socket.send(JSON.stringify({ type: "rpc", id, method, args }));
+    });
+  }
+
+  /** `client.stub.increment(2)` ≡ `client.call("increment", [2])`. */
+  readonly stub: AgentStub<Methods> = new Proxy({} as AgentStub<Methods>, {
+    get: (_t, prop) => {
+      if (typeof prop !== "string" || NOT_METHODS.has(prop)) return undefined;
+      return (...args: unknown[]) => this.call(prop, args);
+    },
+  });
+
+  addEventListener(type: "message" | "open" | "close" | "error", fn: Listener): void {
+    let set = this.listeners.get(type);
+    if (!set) this.listeners.set(type, (set = new Set()));
+    set.add(fn);
+  }
+
+  removeEventListener(type: "message" | "open" | "close" | "error", fn: Listener): void {
+    this.listeners.get(type)?.delete(fn);
+  }
+
+  /** Closes and connects again (also after a terminal close). */
+  reconnect(): void {
+    this.error = null;
+    this.socket.reconnect();
+  }
+
+  /** Closes for good; pending calls reject. */
+  close(code?: number, reason?: string): void {
+    this.socket.close(code, reason);
+  }
+
+  private emit(type: string, event: Event) {
+    for (const fn of [...(this.listeners.get(type) ?? [])]) {
+      try {
+        fn(event);
+      } catch (e) {
+        // A listener's bug must not stop the others or the connection.
+        this.options.onError?.(e instanceof Error ? e : new Error(String(e)));
+      }
+    }
+  }
+
+  private onMessage(event: MessageEvent) {
+    const parsed = parseServerFrame(event.data);
+    if (parsed.kind === "error") this.options.onError?.(new Error(parsed.reason));
+    if (parsed.kind === "frame") {
+      const f = parsed.frame;
+      switch (f.type) {
+        case "cf_agent_identity":
+          this.identity = { name: f.name, agent: f.agent };
+          this.options.onIdentity?.(this.identity);
+          break;
+        case "cf_agent_state":
+          this.state = f.state as State;
+          this.options.onStateUpdate?.(this.state, "server");
+          break;
+        case "cf_agent_state_error":
+          this.options.onStateUpdateError?.(f.error);
+          break;
+        case "cf_agent_mcp_servers":
+          this.mcp = f.mcp;
+          this.options.onMcpUpdate?.(f.mcp);
+          break;
+        case "rpc":
+          this.onRpc(f);
+          return; // RPC replies are the caller's, not the app's message stream (as the official client)
+      }
+    }
+    this.emit("message", event);
+  }
+
+  private onRpc(f: RpcResponseFrame) {
+    const p = this.pending.get(f.id);
+    if (!p) return; // a reply for a call that timed out or was never made: nothing to settle
+    if (f.success === false) {
+      this.settle(f.id);
+      p.options.onError?.(f.error);
+      p.reject(new Error(f.error));
+      return;
+    }
+    if ("done" in f && f.done === false) {
+      p.options.onChunk?.(f.result);
+      return;
+    }
+    this.settle(f.id);
+    p.options.onDone?.(f.result);
+    p.resolve(f.result);
+  }
+
+  private settle(id: string) {
+    const p = this.pending.get(id);
+    if (p?.timer) clearTimeout(p.timer);
+    this.pending.delete(id);
+  }
+
+  private onClose(event: CloseEvent) {
+    // Calls in flight cannot be answered on a new socket: the server forgets them with the connection.
+    for (const [id, p] of this.pending) {
+      this.settle(id);
+      p.reject(new Error("Connection closed before the call completed"));
+    }
+    if (isTerminalCloseCode(event.code)) {
+      this.error = new AgentConnectionError(event.code, event.reason);
+      this.options.onError?.(this.error);
+    }
+    this.emit("close", event as unknown as Event);
+  }
+}

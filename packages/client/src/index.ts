@@ -1,0 +1,2 @@
+/** `@runboard/client`: connections and stores for Cloudflare Agents front ends; framework-agnostic. */
+export * from "./agent-client.ts";
