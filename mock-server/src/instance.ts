@@ -651,8 +651,9 @@ export class AgentInstance {
       return;
     }
     this.gates.delete(toolCallId);
+    // A denial settles the part at once (`output-denied`), so the model gets a tool result (reference §4.4).
     const updated = this.updateToolPart(toolCallId, (p) => {
-      p.state = "approval-responded";
+      p.state = answer.approved ? "approval-responded" : "output-denied";
       p.approval = { ...(p.approval as object), approved: answer.approved };
     });
     if (updated) this.broadcast({ type: "cf_agent_message_updated", message: updated });

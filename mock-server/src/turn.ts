@@ -330,7 +330,8 @@ export class Player {
   resolveGate(g: Gate, answer: { approved: boolean } | { toolResult: true }): Step[] {
     if ("toolResult" in answer) return g.rest;
     if (!answer.approved) {
-      this.h.emit({ type: "tool-output-denied", toolCallId: g.toolCallId });
+      // The part is already `output-denied` on the server; a `tool-output-denied` chunk for a settled part
+      // is a provider replay the real server filters out (reference §3.3), so the stream goes straight on.
       const s = g.step as Extract<Step, { kind: "approval" }>;
       return s.onDeny ?? [{ kind: "text", text: `Understood, I did not run ${g.toolName}.` }];
     }

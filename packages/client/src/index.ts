@@ -1,2 +1,3 @@
 /** `@runboard/client`: connections and stores for Cloudflare Agents front ends; framework-agnostic. */
 export * from "./agent-client.ts";
+export * from "./chat-session.ts";

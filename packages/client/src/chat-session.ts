@@ -1,0 +1,588 @@
+/**
+ * The chat store behind `useAgentChat`: the transcript (`MessageList`), the resume handshake (`ResumeMachine`),
+ * and the socket IO that joins them. Pure rules live in `@runboard/protocol`; this file only moves frames,
+ * timers and callbacks. Options and behaviour follow the official `useAgentChat` (reference §3, §4).
+ */
+import {
+  type ChatResponseFrame,
+  type ClientToolSchema,
+  findToolCallIdForApproval,
+  isToolUIPart,
+  MessageList,
+  parseChunkBody,
+  parseServerFrame,
+  type ResumeCommand,
+  ResumeMachine,
+  type ServerFrame,
+  type ToolPartLike,
+} from "@runboard/protocol";
+import type { UIMessage } from "ai";
+import { createStore, type StoreApi } from "zustand/vanilla";
+
+/** Anything with a WebSocket-like surface: an `AgentClient`, the official `useAgent` result, a test double. */
+export interface ChatAgentLike {
+  send(data: string): void;
+  addEventListener(type: "message" | "open" | "close", fn: (e: Event) => void): void;
+  removeEventListener(type: "message" | "open" | "close", fn: (e: Event) => void): void;
+  readonly readyState?: number;
+  getHttpUrl?: (path?: string) => string;
+}
+
+export type ChatStatus = "ready" | "submitted" | "streaming" | "error";
+
+export interface ChatSnapshot<M extends UIMessage = UIMessage> {
+  messages: readonly M[];
+  status: ChatStatus;
+  error: Error | undefined;
+  /** This tab's own turn is streaming, or any other stream is (`status === "streaming" || isServerStreaming`). */
+  isStreaming: boolean;
+  /** A stream this tab did not start is live: another tab's turn, a continuation, a server turn. */
+  isServerStreaming: boolean;
+  /** A tool result or approval was sent and its continuation has not ended. */
+  isToolContinuation: boolean;
+  /** The server said it is recovering an interrupted turn (`cf_agent_chat_recovering`). */
+  isRecovering: boolean;
+}
+
+/** A client tool: `execute` runs in the page; its schema is announced to the server as `clientTools`. */
+export interface ClientTool {
+  description?: string;
+  parameters?: unknown;
+  execute?: (input: unknown) => unknown;
+}
+
+export interface ToolCallInfo {
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+}
+
+export interface AddToolOutputOptions {
+  toolCallId: string;
+  toolName?: string;
+  output?: unknown;
+  /** `output-error` sends a custom denial or failure with `errorText`. */
+  state?: "output-available" | "output-error";
+  errorText?: string;
+}
+
+export interface ChatSessionOptions<M extends UIMessage = UIMessage> {
+  agent: ChatAgentLike;
+  /** Initial transcript. Default: `GET …/get-messages` when the agent has `getHttpUrl`; Think's connect snapshot
+   * replaces it anyway. `null` skips fetching. */
+  getInitialMessages?: null | ((options: { url?: string }) => Promise<M[]>);
+  /** Starting messages, before any fetch. */
+  messages?: M[];
+  /** Probe for a stream to resume on mount and after reconnects. Default true. */
+  resume?: boolean;
+  /** Extra request body fields: an object or a (possibly async) function of nothing. */
+  body?: Record<string, unknown> | (() => Record<string, unknown> | Promise<Record<string, unknown>>);
+  prepareSendMessagesRequest?: (options: {
+    id: string;
+    messages: readonly M[];
+    trigger: "submit-message" | "regenerate-message";
+    body: Record<string, unknown>;
+  }) => { body?: Record<string, unknown> } | Promise<{ body?: Record<string, unknown> }>;
+  /** Client tools; those with `execute` are announced as `clientTools` and run automatically. */
+  tools?: Record<string, ClientTool>;
+  onToolCall?: (options: {
+    toolCall: ToolCallInfo;
+    addToolOutput: (o: Omit<AddToolOutputOptions, "toolName">) => void;
+  }) => void | Promise<void>;
+  /** Send `autoContinue` with tool results so the server continues the turn. Default true. */
+  autoContinueAfterToolResult?: boolean;
+  /** Also cancel the server turn on a generic abort (`dispose`). Default false, as upstream (#1484). */
+  cancelOnClientAbort?: boolean;
+  /** Send `setMessages` to the server. Default true (Think ignores it). */
+  syncMessagesToServer?: boolean;
+  /** `data-*` chunks, transient ones included. */
+  onData?: (part: { type: string; id?: string; data: unknown; transient?: boolean }) => void;
+  onFinish?: (options: { message: M | undefined; streamId: string }) => void;
+  /** Wire errors, turn errors, tool failures. Never thrown into the app. */
+  onError?: (error: Error) => void;
+  /**
+   * Minimum time between notifications to subscribers. Default: one animation frame in browsers, none
+   * elsewhere. `0` notifies on every change.
+   */
+  throttleMs?: number;
+}
+
+const nanoid = (n = 8) => {
+  const a = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-";
+  let s = "";
+  for (const b of crypto.getRandomValues(new Uint8Array(n))) s += a[b & 63];
+  return s;
+};
+
+type ChatEvent = { type: "message" | "open" | "close"; data?: unknown };
+
+/** The chat store. */
+export class ChatSession<M extends UIMessage = UIMessage> {
+  private readonly list: MessageList;
+  private readonly rm: ResumeMachine;
+  private readonly store: StoreApi<ChatSnapshot<M>>;
+  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly probeWaiters = new Map<string, Array<(streamId: string | undefined) => void>>();
+  private status: ChatStatus = "ready";
+  private error: Error | undefined;
+  private recovering = false;
+  /** The request this tab is waiting on, until its first chunk or its end. */
+  private localRequest: string | undefined;
+  /** Message id each live stream writes to, for snapshot protection. */
+  private readonly streamMessage = new Map<string, string>();
+  private scheduled = false;
+  private disposed = false;
+  private readonly onEvent = (e: Event) => this.receive(e as unknown as ChatEvent);
+  private readonly onOpen = () => this.run(this.rm.handle({ type: "socket-open" }));
+  private readonly onClose = () => this.run(this.rm.handle({ type: "socket-close" }));
+
+  constructor(private readonly options: ChatSessionOptions<M>) {
+    this.list = new MessageList(options.messages ?? []);
+    this.rm = new ResumeMachine({ createId: () => nanoid(8), resume: options.resume !== false });
+    this.store = createStore<ChatSnapshot<M>>(() => this.compute());
+    const { agent } = options;
+    agent.addEventListener("message", this.onEvent);
+    agent.addEventListener("open", this.onOpen);
+    agent.addEventListener("close", this.onClose);
+    // Mounted on a socket that is already open: that open is not a reconnect (#1784), but it is this socket.
+    if (agent.readyState === 1) this.rm.handle({ type: "socket-open" });
+    void this.hydrate().then(() => {
+      if (options.resume !== false && !this.disposed) this.run(this.rm.handle({ type: "resume" }));
+    });
+  }
+
+  // ───────────────────────────── store ─────────────────────────────
+
+  getSnapshot = (): ChatSnapshot<M> => this.store.getState();
+
+  subscribe = (fn: () => void): (() => void) => this.store.subscribe(fn);
+
+  private compute(): ChatSnapshot<M> {
+    const isServerStreaming = this.rm.isServerStreaming;
+    return {
+      messages: this.list.messages as readonly M[],
+      status: this.status,
+      error: this.error,
+      isStreaming: this.status === "streaming" || this.status === "submitted" || isServerStreaming,
+      isServerStreaming,
+      isToolContinuation: this.rm.isToolContinuation,
+      isRecovering: this.recovering,
+    };
+  }
+
+  /** Publishes the new state, at most once per frame (or per `throttleMs`). */
+  private changed() {
+    if (this.disposed) return;
+    const ms = this.options.throttleMs;
+    if (ms === 0 || (ms === undefined && typeof requestAnimationFrame !== "function")) {
+      this.store.setState(this.compute(), true);
+      return;
+    }
+    if (this.scheduled) return;
+    this.scheduled = true;
+    const flush = () => {
+      this.scheduled = false;
+      if (!this.disposed) this.store.setState(this.compute(), true);
+    };
+    if (ms === undefined) requestAnimationFrame(flush);
+    else setTimeout(flush, ms);
+  }
+
+  private fail(error: Error, turnFailed = false) {
+    if (turnFailed) {
+      this.error = error;
+      this.status = "error";
+    }
+    this.options.onError?.(error);
+  }
+
+  // ───────────────────────────── incoming ─────────────────────────────
+
+  private receive(e: ChatEvent) {
+    if (this.disposed || typeof e.data !== "string") return;
+    const parsed = parseServerFrame(e.data);
+    if (parsed.kind === "error") {
+      // Only chat frames are ours to report; the connection reports the rest.
+      if (parsed.reason.startsWith("cf_agent_")) this.fail(new Error(parsed.reason));
+      return;
+    }
+    if (parsed.kind !== "frame") return;
+    this.frame(parsed.frame);
+  }
+
+  private frame(f: ServerFrame) {
+    switch (f.type) {
+      case "cf_agent_use_chat_response":
+        return this.response(f);
+      case "cf_agent_chat_messages":
+        this.snapshot(f.messages as M[]);
+        return this.changed();
+      case "cf_agent_message_updated":
+        this.list.applyMessageUpdated(f.message);
+        return this.changed();
+      case "cf_agent_chat_clear":
+        this.list.replaceAll([]);
+        this.run(this.rm.handle({ type: "clear" }));
+        return this.changed();
+      case "cf_agent_stream_resuming":
+      case "cf_agent_stream_resume_none":
+      case "cf_agent_stream_pending":
+        return this.run(this.rm.handle({ type: "frame", frame: f }));
+      case "cf_agent_chat_recovering":
+        this.recovering = f.recovering;
+        return this.changed();
+    }
+  }
+
+  private response(f: ChatResponseFrame) {
+    const route = this.rm.route(f);
+    if (!route.accept) return;
+    this.run(route.commands, false);
+    if (f.id === this.localRequest && this.status === "submitted") this.status = "streaming";
+    if (f.error) {
+      this.list.endStream(f.id);
+      this.endLocal(f.id);
+      this.fail(new Error(f.body || "Stream error"), route.origin === "local");
+      return this.changed();
+    }
+    if (f.body) {
+      const parsed = parseChunkBody(f.body);
+      if (parsed.kind === "error") this.fail(new Error(`chat stream ${f.id}: ${parsed.reason}`));
+      else if (parsed.kind === "chunk") {
+        const out = this.list.applyChunk(f.id, parsed.chunk, {
+          continuation: f.continuation === true,
+          replay: f.replay === true,
+        });
+        if (out.messageId) this.streamMessage.set(f.id, out.messageId);
+        if (out.effect.kind === "data")
+          this.options.onData?.({ ...out.effect.part, transient: out.effect.transient });
+      }
+    }
+    if (f.done) {
+      const messageId = this.streamMessage.get(f.id);
+      this.list.endStream(f.id);
+      this.streamMessage.delete(f.id);
+      this.endLocal(f.id);
+      if (f.outcome !== "aborted") {
+        const message = this.list.messages.find((m) => m.id === messageId) as M | undefined;
+        this.options.onFinish?.({ message, streamId: f.id });
+        void this.runClientTools();
+      }
+    }
+    this.changed();
+  }
+
+  private endLocal(id: string) {
+    if (this.localRequest !== id) return;
+    this.localRequest = undefined;
+    if (this.status !== "error") this.status = "ready";
+  }
+
+  /**
+   * A full transcript from the server replaces ours, except that a message still streaming here is kept when
+   * the snapshot lacks it or holds an older copy, unless a later assistant message follows it there: then the
+   * server has already split the turn (Think persists continuations separately) and its version is right.
+   */
+  private snapshot(messages: M[]) {
+    const next = messages.slice();
+    const local = this.list.messages;
+    for (const id of new Set(this.streamMessage.values())) {
+      const mine = local.find((m) => m.id === id);
+      if (!mine) continue;
+      const at = next.findIndex((m) => m.id === id);
+      if (at < 0) next.push(mine as M);
+      else {
+        const laterAssistant = next.slice(at + 1).some((m) => m.role === "assistant");
+        if (!laterAssistant && (next[at] as M).parts.length < mine.parts.length) next[at] = mine as M;
+      }
+    }
+    this.list.replaceAll(next);
+  }
+
+  /** Executes resume-machine commands. */
+  private run(commands: ResumeCommand[], notify = true) {
+    for (const c of commands) {
+      switch (c.type) {
+        case "send":
+          this.options.agent.send(JSON.stringify(c.frame));
+          break;
+        case "arm-timer":
+          this.clearTimer(c.probeId);
+          this.timers.set(
+            c.probeId,
+            setTimeout(() => this.run(this.rm.handle({ type: "timeout", probeId: c.probeId })), c.ms),
+          );
+          break;
+        case "cancel-timer":
+          this.clearTimer(c.probeId);
+          break;
+        case "probe-settled": {
+          const waiters = this.probeWaiters.get(c.probeId) ?? [];
+          this.probeWaiters.delete(c.probeId);
+          for (const w of waiters) w(c.outcome === "stream" ? c.streamId : undefined);
+          break;
+        }
+        case "stream-started":
+          if (c.origin !== "local") this.recovering = false;
+          break;
+        case "stream-ended":
+          this.list.endStream(c.streamId);
+          this.streamMessage.delete(c.streamId);
+          this.endLocal(c.streamId);
+          break;
+      }
+    }
+    if (notify) this.changed();
+  }
+
+  private clearTimer(probeId: string) {
+    const t = this.timers.get(probeId);
+    if (t) clearTimeout(t);
+    this.timers.delete(probeId);
+  }
+
+  // ───────────────────────────── hydrate ─────────────────────────────
+
+  private async hydrate() {
+    const { getInitialMessages, agent } = this.options;
+    if (getInitialMessages === null) return;
+    const url = agent.getHttpUrl?.("get-messages");
+    try {
+      let messages: M[] | undefined;
+      if (getInitialMessages) messages = await getInitialMessages(url === undefined ? {} : { url });
+      else if (url) {
+        const res = await fetch(url);
+        if (res.ok) messages = (await res.json()) as M[];
+      }
+      // A stream or a snapshot that arrived meanwhile is newer than this answer.
+      if (messages && !this.disposed && this.list.length === 0 && this.streamMessage.size === 0) {
+        this.list.replaceAll(messages);
+        this.changed();
+      }
+    } catch (e) {
+      this.fail(new Error(`Loading the transcript failed: ${e instanceof Error ? e.message : String(e)}`));
+    }
+  }
+
+  // ───────────────────────────── actions ─────────────────────────────
+
+  /** Sends a user message (text or a full message) and starts a turn. */
+  async sendMessage(
+    message: { text: string } | M,
+    options: { body?: Record<string, unknown> } = {},
+  ): Promise<void> {
+    const m = (
+      "role" in message
+        ? message
+        : { id: `user-${nanoid(10)}`, role: "user", parts: [{ type: "text", text: message.text }] }
+    ) as M;
+    this.list.upsert(m);
+    await this.request("submit-message", options.body);
+  }
+
+  /** Asks for the last assistant message again. */
+  async regenerate(options: { body?: Record<string, unknown> } = {}): Promise<void> {
+    const ms = this.list.messages;
+    let i = ms.length - 1;
+    while (i >= 0 && ms[i]?.role !== "user") i--;
+    this.list.truncate(i + 1);
+    await this.request("regenerate-message", options.body);
+  }
+
+  private async request(trigger: "submit-message" | "regenerate-message", perCall?: Record<string, unknown>) {
+    const id = nanoid(8);
+    this.error = undefined;
+    this.status = "submitted";
+    this.localRequest = id;
+    this.run(this.rm.handle({ type: "local-request", id }));
+    try {
+      const { body, prepareSendMessagesRequest, tools } = this.options;
+      const extra: Record<string, unknown> = { ...(typeof body === "function" ? await body() : body) };
+      const clientTools = this.clientToolSchemas(tools);
+      if (clientTools.length) extra.clientTools = clientTools;
+      const messages = this.list.messages as readonly M[];
+      if (prepareSendMessagesRequest)
+        Object.assign(extra, (await prepareSendMessagesRequest({ id, messages, trigger, body: extra })).body);
+      const payload = { messages, trigger, ...extra, ...perCall };
+      this.options.agent.send(
+        JSON.stringify({
+          type: "cf_agent_use_chat_request",
+          id,
+          init: { method: "POST", body: JSON.stringify(payload) },
+        }),
+      );
+    } catch (e) {
+      this.endLocal(id);
+      this.fail(e instanceof Error ? e : new Error(String(e)), true);
+    }
+    this.changed();
+  }
+
+  private clientToolSchemas(tools: ChatSessionOptions["tools"]): ClientToolSchema[] {
+    return Object.entries(tools ?? {})
+      .filter(([, t]) => typeof t.execute === "function")
+      .map(([name, t]) => ({
+        name,
+        ...(t.description === undefined ? {} : { description: t.description }),
+        ...(t.parameters === undefined ? {} : { parameters: t.parameters }),
+      }));
+  }
+
+  /** Stops whatever stream is live: this tab's turn, a continuation, a resumed or observed stream. */
+  stop(): void {
+    this.run(this.rm.handle({ type: "stop" }));
+    if (this.localRequest) this.status = "ready";
+    this.changed();
+  }
+
+  /** Clears the transcript here, on the server and in the other tabs. */
+  clearHistory(): void {
+    this.list.replaceAll([]);
+    this.run(this.rm.handle({ type: "clear" }));
+    this.options.agent.send(JSON.stringify({ type: "cf_agent_chat_clear" }));
+    this.changed();
+  }
+
+  /** Replaces the transcript (and tells the server, unless `syncMessagesToServer` is false). */
+  setMessages(next: M[] | ((prev: readonly M[]) => M[])): void {
+    const messages = typeof next === "function" ? next(this.list.messages as readonly M[]) : next;
+    this.list.replaceAll(messages);
+    if (this.options.syncMessagesToServer !== false)
+      this.options.agent.send(JSON.stringify({ type: "cf_agent_chat_messages", messages }));
+    this.changed();
+  }
+
+  /** A client tool's result (or a custom denial with `state: "output-error"`). */
+  addToolOutput(o: AddToolOutputOptions): void {
+    const part = this.findToolPart(o.toolCallId);
+    if (!part) {
+      this.fail(new Error(`addToolOutput: no tool call ${o.toolCallId} in the transcript`));
+      return;
+    }
+    const error = o.state === "output-error";
+    this.patchToolPart(
+      o.toolCallId,
+      error
+        ? { state: "output-error", errorText: o.errorText ?? "Tool failed" }
+        : { state: "output-available", output: o.output },
+    );
+    const autoContinue = this.options.autoContinueAfterToolResult !== false;
+    this.options.agent.send(
+      JSON.stringify({
+        type: "cf_agent_tool_result",
+        toolCallId: o.toolCallId,
+        toolName: o.toolName ?? part.type.slice("tool-".length),
+        output: o.output,
+        ...(error ? { state: "output-error", errorText: o.errorText ?? "Tool failed" } : {}),
+        autoContinue,
+      }),
+    );
+    if (autoContinue) this.run(this.rm.handle({ type: "expect-continuation" }));
+    this.changed();
+  }
+
+  /** A human's decision on an approval request. `id` is the approval id; the wire carries the tool call id. */
+  addToolApprovalResponse(o: { id: string; approved: boolean; reason?: string }): void {
+    const toolCallId = findToolCallIdForApproval(this.list.messages, o.id);
+    if (!toolCallId) {
+      this.fail(new Error(`addToolApprovalResponse: no approval ${o.id} in the transcript`));
+      return;
+    }
+    const part = this.findToolPart(toolCallId);
+    this.patchToolPart(toolCallId, {
+      state: "approval-responded",
+      approval: {
+        ...part?.approval,
+        id: o.id,
+        approved: o.approved,
+        ...(o.reason ? { reason: o.reason } : {}),
+      },
+    });
+    const autoContinue = this.options.autoContinueAfterToolResult !== false;
+    this.options.agent.send(
+      JSON.stringify({ type: "cf_agent_tool_approval", toolCallId, approved: o.approved, autoContinue }),
+    );
+    if (autoContinue) this.run(this.rm.handle({ type: "expect-continuation" }));
+    this.changed();
+  }
+
+  /** Asks the server for a stream to resume; resolves with its id, or undefined when there is none. */
+  resumeStream(): Promise<string | undefined> {
+    this.run(this.rm.handle({ type: "resume" }));
+    const probe = this.rm.probeId;
+    if (!probe) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      this.probeWaiters.set(probe, [...(this.probeWaiters.get(probe) ?? []), resolve]);
+    });
+  }
+
+  /** Detaches from the socket. Server work goes on (unless `cancelOnClientAbort`). */
+  dispose(): void {
+    if (this.disposed) return;
+    if (this.options.cancelOnClientAbort) this.run(this.rm.handle({ type: "stop" }), false);
+    this.disposed = true;
+    const { agent } = this.options;
+    agent.removeEventListener("message", this.onEvent);
+    agent.removeEventListener("open", this.onOpen);
+    agent.removeEventListener("close", this.onClose);
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+  }
+
+  // ───────────────────────────── tools ─────────────────────────────
+
+  private findToolPart(toolCallId: string): (ToolPartLike & { type: string }) | undefined {
+    for (const m of this.list.messages)
+      for (const p of m.parts)
+        if (isToolUIPart(p) && (p as ToolPartLike).toolCallId === toolCallId)
+          return p as ToolPartLike & { type: string };
+    return undefined;
+  }
+
+  private patchToolPart(toolCallId: string, patch: Record<string, unknown>) {
+    const msg = this.list.messages.find((m) =>
+      m.parts.some((p) => (p as ToolPartLike).toolCallId === toolCallId),
+    );
+    if (!msg) return;
+    this.list.upsert({
+      ...msg,
+      parts: msg.parts.map((p) =>
+        (p as ToolPartLike).toolCallId === toolCallId ? ({ ...p, ...patch } as typeof p) : p,
+      ),
+    });
+  }
+
+  /**
+   * After a stream ends, tool calls of the last assistant message still waiting for input go to `onToolCall`,
+   * or to the tool's own `execute`. Only when the transcript ends with that assistant message (a later user
+   * message means the turn moved on).
+   */
+  private async runClientTools() {
+    const last = this.list.messages.at(-1);
+    if (last?.role !== "assistant") return;
+    for (const p of last.parts) {
+      if (!isToolUIPart(p)) continue;
+      const part = p as ToolPartLike & { type: string };
+      if (part.state !== "input-available") continue;
+      const toolName = part.type.slice("tool-".length);
+      const call = { toolCallId: part.toolCallId, toolName, input: part.input };
+      const execute = this.options.tools?.[toolName]?.execute;
+      try {
+        if (this.options.onToolCall)
+          await this.options.onToolCall({
+            toolCall: call,
+            addToolOutput: (o) => this.addToolOutput({ ...o, toolName }),
+          });
+        else if (execute)
+          this.addToolOutput({ toolCallId: call.toolCallId, toolName, output: await execute(call.input) });
+      } catch (e) {
+        this.addToolOutput({
+          toolCallId: call.toolCallId,
+          toolName,
+          state: "output-error",
+          errorText: e instanceof Error ? e.message : String(e),
+        });
+      }
+    }
+  }
+}
