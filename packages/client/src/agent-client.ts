@@ -179,8 +179,8 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
   });
 
   addEventListener(type: "message" | "open" | "close" | "error", fn: Listener): void {
-    let set = this.listeners.get(type);
-    if (!set) this.listeners.set(type, (set = new Set()));
+    const set = this.listeners.get(type) ?? new Set();
+    this.listeners.set(type, set);
     set.add(fn);
   }
 
