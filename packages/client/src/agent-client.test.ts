@@ -136,9 +136,8 @@ describe("AgentClient against the mock server", () => {
     await until(() => d.status === "open");
     let closes = 0;
     d.addEventListener("close", () => closes++);
-    server.controller
-      .instance("ChatAgent", "ac-terminal")
-      ?.conns.forEach((conn) => conn.close(4001, "Kicked"));
+    for (const conn of server.controller.instance("ChatAgent", "ac-terminal")?.conns ?? [])
+      conn.close(4001, "Kicked");
     await until(() => d.error !== null);
     expect(d.error).toBeInstanceOf(AgentConnectionError);
     expect(d.error).toMatchObject({ code: 4001, reason: "Kicked" });
@@ -155,9 +154,8 @@ describe("AgentClient against the mock server", () => {
     const errors: Error[] = [];
     const c = client("ac-bad", { onError: (e) => errors.push(e) });
     await until(() => c.status === "open");
-    server.controller
-      .instance("ChatAgent", "ac-bad")
-      ?.conns.forEach((conn) => conn.send('{"type":"cf_agent_state"}'));
+    for (const conn of server.controller.instance("ChatAgent", "ac-bad")?.conns ?? [])
+      conn.send('{"type":"cf_agent_state"}');
     await until(() => errors.length > 0);
     expect(errors[0]?.message).toContain("cf_agent_state");
     expect(c.state).toEqual({ counter: 0 });
