@@ -1,3 +1,5 @@
 /** `@runboard/client`: connections and stores for Cloudflare Agents front ends; framework-agnostic. */
 export * from "./agent-client.ts";
+export * from "./agent-tool-runs.ts";
 export * from "./chat-session.ts";
+export * from "./drill-in.ts";

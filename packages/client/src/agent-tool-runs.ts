@@ -1,0 +1,158 @@
+/**
+ * The store behind `useAgentToolEvents`: the protocol's run reducer fed from a socket, published through a
+ * zustand store. The real server replays runs on connect but never their progress (reference §5.6), so the
+ * last progress and milestones of each run can be kept in a storage adapter (sessionStorage in browsers):
+ * after a page refresh a background run still shows how far it got.
+ */
+import {
+  type AgentToolRun,
+  AgentToolRunsReducer,
+  type AgentToolRunsState,
+  parseServerFrame,
+} from "@runboard/protocol";
+import { createStore, type StoreApi } from "zustand/vanilla";
+import type { ChatAgentLike } from "./chat-session.ts";
+
+/** Where run progress survives a page refresh. `sessionStorage` fits. */
+export interface ProgressStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+}
+
+export interface AgentToolRunsOptions {
+  agent: Pick<ChatAgentLike, "addEventListener" | "removeEventListener"> & { getHttpUrl?: () => string };
+  /** Default: `sessionStorage` when it exists. `null` keeps nothing. */
+  storage?: ProgressStorage | null;
+  /** Namespace for stored progress. Default: the agent's HTTP URL. */
+  storageKey?: string;
+  /** Frames the reducer rejected (bad bodies, milestones without a name). */
+  onError?: (error: Error) => void;
+  /** See `ChatSessionOptions.throttleMs`. */
+  throttleMs?: number;
+}
+
+type Saved = Pick<AgentToolRun, "progress" | "milestones">;
+
+function defaultStorage(): ProgressStorage | null {
+  try {
+    return typeof sessionStorage === "undefined" ? null : sessionStorage;
+  } catch {
+    return null; // storage disabled by the browser
+  }
+}
+
+/** Child runs of one agent, grouped by the tool call that spawned them. */
+export class AgentToolRuns {
+  private readonly reducer = new AgentToolRunsReducer();
+  private readonly store: StoreApi<AgentToolRunsState>;
+  private readonly storage: ProgressStorage | null;
+  private readonly prefix: string;
+  private readonly restored = new Map<string, Saved>();
+  private readonly merged = new WeakMap<AgentToolRun, AgentToolRun>();
+  private scheduled = false;
+  private disposed = false;
+  private readonly onMessage = (e: Event) => this.receive((e as MessageEvent).data);
+
+  constructor(private readonly options: AgentToolRunsOptions) {
+    this.storage = options.storage === undefined ? defaultStorage() : options.storage;
+    this.prefix = `runboard:runs:${options.storageKey ?? options.agent.getHttpUrl?.() ?? "default"}:`;
+    this.store = createStore<AgentToolRunsState>(() => this.compute());
+    options.agent.addEventListener("message", this.onMessage);
+  }
+
+  getSnapshot = (): AgentToolRunsState => this.store.getState();
+
+  subscribe = (fn: () => void): (() => void) => this.store.subscribe(fn);
+
+  /** Runs spawned by one chat tool call, in display order. */
+  getRunsForToolCall(toolCallId: string): readonly AgentToolRun[] {
+    return this.getSnapshot().runsByToolCallId[toolCallId] ?? [];
+  }
+
+  /** Forgets every run here (not on the server: the next reconnect replays them). */
+  resetLocalState(): void {
+    this.reducer.reset();
+    this.restored.clear();
+    this.publish();
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.options.agent.removeEventListener("message", this.onMessage);
+  }
+
+  private receive(data: unknown) {
+    if (this.disposed || typeof data !== "string" || !data.includes('"agent-tool-event"')) return;
+    const parsed = parseServerFrame(data);
+    if (parsed.kind === "error") return this.options.onError?.(new Error(parsed.reason));
+    if (parsed.kind !== "frame" || parsed.frame.type !== "agent-tool-event") return;
+    const result = this.reducer.apply(parsed.frame);
+    if (result.kind === "error")
+      this.options.onError?.(new Error(`agent-tool run ${result.runId}: ${result.reason}`));
+    if (result.kind === "applied" || result.kind === "buffered") {
+      this.remember(result.runId);
+      this.changed();
+    }
+  }
+
+  /** Saves what replay cannot bring back, and recalls it for a run seen again without it. */
+  private remember(runId: string) {
+    if (!this.storage) return;
+    const run = this.reducer.state.runsById[runId];
+    if (!run) return;
+    const key = this.prefix + runId;
+    try {
+      if (run.progress || run.milestones.length) {
+        this.storage.setItem(key, JSON.stringify({ progress: run.progress, milestones: run.milestones }));
+      } else if (!this.restored.has(runId)) {
+        const raw = this.storage.getItem(key);
+        if (raw) this.restored.set(runId, JSON.parse(raw) as Saved);
+      }
+    } catch {
+      // A full or broken storage only costs the restored progress.
+    }
+  }
+
+  /** A run with the saved progress filled in when live frames have not brought any yet. */
+  private withSaved = (run: AgentToolRun): AgentToolRun => {
+    const saved = this.restored.get(run.runId);
+    if (!saved || run.progress || run.milestones.length) return run;
+    let out = this.merged.get(run);
+    if (!out) {
+      out = {
+        ...run,
+        ...(saved.progress ? { progress: saved.progress } : {}),
+        milestones: saved.milestones ?? [],
+      };
+      this.merged.set(run, out);
+    }
+    return out;
+  };
+
+  private compute(): AgentToolRunsState {
+    const s = this.reducer.state;
+    if (this.restored.size === 0) return s;
+    const byId: Record<string, AgentToolRun> = {};
+    for (const [id, r] of Object.entries(s.runsById)) byId[id] = this.withSaved(r);
+    const byCall: Record<string, readonly AgentToolRun[]> = {};
+    for (const [id, runs] of Object.entries(s.runsByToolCallId)) byCall[id] = runs.map(this.withSaved);
+    return { runsById: byId, runsByToolCallId: byCall, unboundRuns: s.unboundRuns.map(this.withSaved) };
+  }
+
+  private publish() {
+    if (!this.disposed) this.store.setState(this.compute(), true);
+  }
+
+  private changed() {
+    const ms = this.options.throttleMs;
+    if (ms === 0 || (ms === undefined && typeof requestAnimationFrame !== "function")) return this.publish();
+    if (this.scheduled) return;
+    this.scheduled = true;
+    const flush = () => {
+      this.scheduled = false;
+      this.publish();
+    };
+    if (ms === undefined) requestAnimationFrame(flush);
+    else setTimeout(flush, ms);
+  }
+}
