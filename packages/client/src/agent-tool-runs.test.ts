@@ -32,7 +32,7 @@ const memoryStorage = (): ProgressStorage & { map: Map<string, string> } => {
   const map = new Map<string, string>();
   return { map, getItem: (k) => map.get(k) ?? null, setItem: (k, v) => void map.set(k, v) };
 };
-const textOf = (parts: UIMessage["parts"]) =>
+const textOf = (parts: readonly UIMessage["parts"][number][]) =>
   parts
     .filter((p) => p.type === "text")
     .map((p) => (p as { text: string }).text)
