@@ -9,6 +9,7 @@ const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const alias = {
   "@runboard/protocol": here("./packages/protocol/src/index.ts"),
   "@runboard/client": here("./packages/client/src/index.ts"),
+  "@runboard/react": here("./packages/react/src/index.ts"),
   "@runboard/mock-server": here("./mock-server/src/index.ts"),
 };
 

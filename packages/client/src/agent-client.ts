@@ -35,7 +35,16 @@ export interface CallOptions {
   timeoutMs?: number;
 }
 
-export interface AgentClientOptions<State = unknown> extends Omit<AgentAddress, "pk"> {
+type Query = NonNullable<AgentAddress["query"]>;
+
+export interface AgentClientOptions<State = unknown> extends Omit<AgentAddress, "pk" | "query"> {
+  /**
+   * Query parameters, or an async function returning them (auth tokens). The result is cached for
+   * `cacheTtl` ms and dropped on every disconnect, so a reconnect fetches a fresh token.
+   */
+  query?: Query | (() => Query | Promise<Query>);
+  /** How long an async `query` result is reused. Default 5 minutes. */
+  cacheTtl?: number;
   /** WebSocket implementation; required in Node 20 (`import { WebSocket } from "ws"`). */
   WebSocket?: unknown;
   /** Reconnect backoff. Defaults: 1 s growing ×1.3 up to 10 s, retrying forever (partysocket's). */
@@ -103,13 +112,24 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
   private readonly pending = new Map<string, Pending>();
   private readonly listeners = new Map<string, Set<Listener>>();
   private readonly address: AgentAddress;
+  private readonly watchers = new Set<() => void>();
+  private version = 0;
 
   constructor(private readonly options: AgentClientOptions<State>) {
-    this.address = { ...options, pk: this.id };
+    const { query, ...rest } = options;
+    this.address = {
+      ...rest,
+      ...(typeof query === "function" || query === undefined ? {} : { query }),
+      pk: this.id,
+    };
     this.agent = options.agent;
     this.name = options.name || "default";
     const { minDelayMs, maxDelayMs, maxRetries } = options.reconnect ?? {};
-    this.socket = new ReconnectingWebSocket(() => agentUrl(this.address), undefined, {
+    const url =
+      typeof query === "function"
+        ? async () => agentUrl({ ...this.address, query: await this.resolveQuery() })
+        : () => agentUrl(this.address);
+    this.socket = new ReconnectingWebSocket(url, undefined, {
       ...(options.WebSocket ? { WebSocket: options.WebSocket } : {}),
       ...(minDelayMs === undefined ? {} : { minReconnectionDelay: minDelayMs }),
       ...(maxDelayMs === undefined ? {} : { maxReconnectionDelay: maxDelayMs }),
@@ -120,16 +140,42 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
     this.socket.addEventListener("message", (e) => this.onMessage(e as MessageEvent));
     this.socket.addEventListener("open", (e) => {
       this.error = null;
+      this.touch();
       this.emit("open", e);
     });
     this.socket.addEventListener("close", (e) => this.onClose(e as unknown as CloseEvent));
     this.socket.addEventListener("error", (e) => this.emit("error", e as unknown as Event));
   }
 
+  /** Notified when status, identity, state or the MCP list change (for `useSyncExternalStore`). */
+  subscribe = (fn: () => void): (() => void) => {
+    this.watchers.add(fn);
+    return () => this.watchers.delete(fn);
+  };
+
+  /** Changes whenever a `subscribe` listener is notified. */
+  getVersion = (): number => this.version;
+
+  private touch() {
+    this.version++;
+    for (const fn of [...this.watchers]) fn();
+  }
+
   /** `connecting` until the socket opens, `closed` after a close (reconnecting or not). */
   get status(): ConnectionStatus {
     const s = this.socket.readyState;
     return s === 1 ? "open" : s === 0 ? "connecting" : "closed";
+  }
+
+  private queryCache: { value: Query; at: number } | undefined;
+
+  private async resolveQuery(): Promise<Query> {
+    const ttl = this.options.cacheTtl ?? 5 * 60_000;
+    const c = this.queryCache;
+    if (c && Date.now() - c.at < ttl) return c.value;
+    const value = await (this.options.query as () => Query | Promise<Query>)();
+    this.queryCache = { value, at: Date.now() };
+    return value;
   }
 
   /** WebSocket-style ready state (0–3), for code written against the official object. */
@@ -139,7 +185,10 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
 
   /** The agent's HTTP URL (for `get-messages`). */
   getHttpUrl(path?: string): string {
-    return agentHttpUrl(this.address, path);
+    return agentHttpUrl(
+      { ...this.address, ...(this.queryCache ? { query: this.queryCache.value } : {}) },
+      path,
+    );
   }
 
   /** Sends a raw text frame; buffered while connecting. */
@@ -152,6 +201,7 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
     this.state = state;
     this.socket.send(JSON.stringify({ type: "cf_agent_state", state }));
     this.options.onStateUpdate?.(state, "client");
+    this.touch();
   }
 
   /** Calls a `@callable()` method. Rejects with the server's error message, on timeout, or on disconnect. */
@@ -235,6 +285,8 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
           this.onRpc(f);
           return; // RPC replies are the caller's, not the app's message stream (as the official client)
       }
+      if (f.type === "cf_agent_identity" || f.type === "cf_agent_state" || f.type === "cf_agent_mcp_servers")
+        this.touch();
     }
     this.emit("message", event);
   }
@@ -264,6 +316,8 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
   }
 
   private onClose(event: CloseEvent) {
+    // A token in the query may be why the server closed: fetch a fresh one for the next attempt.
+    this.queryCache = undefined;
     // Calls in flight cannot be answered on a new socket: the server forgets them with the connection.
     for (const [id, p] of this.pending) {
       this.settle(id);
@@ -273,6 +327,7 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
       this.error = new AgentConnectionError(event.code, event.reason);
       this.options.onError?.(this.error);
     }
+    this.touch();
     this.emit("close", event as unknown as Event);
   }
 }

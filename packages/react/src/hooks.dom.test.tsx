@@ -1,0 +1,114 @@
+/** The hooks under React (StrictMode), against the mock server, as an app would use them. */
+import { createMockAgentServer, demoAgents, type MockAgentServer } from "@runboard/mock-server";
+import { act, cleanup, render, waitFor } from "@testing-library/react";
+import { useAgent as useOfficialAgent } from "agents/react";
+import type { UIMessage } from "ai";
+import { StrictMode } from "react";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
+import { useAgent } from "./use-agent.ts";
+import { type UseAgentChatResult, useAgentChat } from "./use-agent-chat.ts";
+import { type UseAgentToolEventsResult, useAgentToolEvents } from "./use-agent-tool-events.ts";
+
+let server: MockAgentServer;
+beforeAll(async () => {
+  server = await createMockAgentServer({ agents: demoAgents, delayScale: 0.1, log: () => {} });
+});
+afterAll(() => server.close());
+afterEach(cleanup);
+
+const room = () => `rh-${Math.random().toString(36).slice(2, 10)}`;
+const textOf = (m: UIMessage | undefined) =>
+  (m?.parts ?? [])
+    .filter((p) => p.type === "text")
+    .map((p) => (p as { text: string }).text)
+    .join("");
+const until = (pred: () => boolean, timeout = 10_000) =>
+  waitFor(() => expect(pred()).toBe(true), { timeout });
+
+describe("hooks", () => {
+  it("useAgent + useAgentChat in StrictMode: one connection, state re-renders, a full turn", {
+    timeout: 20_000,
+  }, async () => {
+    const box: { chat?: UseAgentChatResult; state?: unknown; renders: number } = { renders: 0 };
+    const name = room();
+    function App() {
+      const agent = useAgent<{ counter: number }>({
+        agent: "ChatAgent",
+        name,
+        host: `127.0.0.1:${server.port}`,
+        WebSocket,
+      });
+      box.state = agent.state;
+      box.chat = useAgentChat({ agent, throttleMs: 0 });
+      box.renders++;
+      return null;
+    }
+    render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    );
+    await until(() => (box.state as { counter: number } | undefined)?.counter === 0);
+    await act(() => box.chat?.sendMessage({ text: "hello" }));
+    await until(() => box.chat?.status === "ready" && textOf(box.chat.messages.at(-1)) !== "");
+    expect(textOf(box.chat?.messages.at(-1))).toBe("Hello! How can I help you today?");
+    // StrictMode mounted twice, but the instance saw one lasting socket.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.controller.instance("ChatAgent", name)?.conns.size).toBe(1);
+  });
+
+  it("useAgentChat works with the official useAgent object", { timeout: 20_000 }, async () => {
+    const box: { chat?: UseAgentChatResult } = {};
+    const name = room();
+    function App() {
+      const agent = useOfficialAgent({
+        agent: "ChatAgent",
+        name,
+        host: `127.0.0.1:${server.port}`,
+        WebSocket,
+      });
+      box.chat = useAgentChat({ agent, throttleMs: 0 });
+      return null;
+    }
+    render(<App />);
+    await act(async () => {
+      await new Promise((r) => setTimeout(r, 100));
+    });
+    await act(() => box.chat?.sendMessage({ text: "what's the weather in Lisbon?" }));
+    await until(() => box.chat?.status === "ready" && textOf(box.chat.messages.at(-1)).endsWith("Done."));
+    const part = box.chat?.messages.at(-1)?.parts.find((p) => p.type === "tool-getWeather") as {
+      output: unknown;
+    };
+    expect(part.output).toEqual({ city: "Lisbon", temperatureC: 21, condition: "sunny" });
+  });
+
+  it("useAgentToolEvents shows the research run beside its tool call", { timeout: 20_000 }, async () => {
+    const box: { chat?: UseAgentChatResult; runs?: UseAgentToolEventsResult } = {};
+    const name = room();
+    function App() {
+      const agent = useAgent({
+        agent: "ChatAgent",
+        name,
+        host: `127.0.0.1:${server.port}`,
+        WebSocket,
+      });
+      box.chat = useAgentChat({ agent, throttleMs: 0 });
+      box.runs = useAgentToolEvents({ agent, storage: null, throttleMs: 0 });
+      return null;
+    }
+    render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    );
+    await act(() => box.chat?.sendMessage({ text: "research durable objects for me" }));
+    await until(() => box.chat?.status === "ready" && textOf(box.chat.messages.at(-1)).endsWith("Done."));
+    const call = box.chat?.messages.at(-1)?.parts.find((p) => p.type === "tool-research") as {
+      toolCallId: string;
+    };
+    const [run] = box.runs?.getRunsForToolCall(call.toolCallId) ?? [];
+    expect(run).toMatchObject({ status: "completed", agentType: "Researcher" });
+    expect(run?.milestones.map((m) => m.name)).toEqual(["sources-gathered"]);
+  });
+});

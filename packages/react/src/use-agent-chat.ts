@@ -1,0 +1,70 @@
+/**
+ * `useAgentChat`: the official hook's options and return values over a `ChatSession`. Works with our
+ * `useAgent` result and with the official one. Callbacks are read through a latest-value ref, so they never
+ * see stale props, and the session survives StrictMode's double mount.
+ */
+import { ChatSession, type ChatSessionOptions, type ChatSnapshot } from "@runboard/client";
+import type { UIMessage } from "ai";
+import { useCallback, useSyncExternalStore } from "react";
+import { useLatest, useOwned } from "./lifetime.ts";
+
+export type UseAgentChatOptions<M extends UIMessage = UIMessage> = ChatSessionOptions<M>;
+
+export type UseAgentChatResult<M extends UIMessage = UIMessage> = ChatSnapshot<M> &
+  Pick<
+    ChatSession<M>,
+    | "sendMessage"
+    | "regenerate"
+    | "stop"
+    | "clearHistory"
+    | "setMessages"
+    | "addToolOutput"
+    | "addToolApprovalResponse"
+    | "resumeStream"
+  >;
+
+const ids = new WeakMap<object, number>();
+let nextId = 0;
+/** A stable identity for an agent object, to key the session on. */
+const idOf = (o: object) => {
+  let id = ids.get(o);
+  if (id === undefined) ids.set(o, (id = ++nextId));
+  return id;
+};
+
+export function useAgentChat<M extends UIMessage = UIMessage>(
+  options: UseAgentChatOptions<M>,
+): UseAgentChatResult<M> {
+  const latest = useLatest(options);
+  const dispose = useCallback((s: ChatSession<M>) => s.dispose(), []);
+  const session = useOwned(
+    `${idOf(options.agent)}:${options.resume !== false}`,
+    () =>
+      new ChatSession<M>({
+        ...latest.current,
+        ...(latest.current.body && typeof latest.current.body === "function"
+          ? { body: () => (latest.current.body as () => Record<string, unknown>)() }
+          : {}),
+        onToolCall:
+          latest.current.onToolCall || latest.current.tools
+            ? (o) => latest.current.onToolCall?.(o)
+            : undefined,
+        onData: (p) => latest.current.onData?.(p),
+        onFinish: (f) => latest.current.onFinish?.(f),
+        onError: (e) => latest.current.onError?.(e),
+      } as ChatSessionOptions<M>),
+    dispose,
+  );
+  const snapshot = useSyncExternalStore(session.subscribe, session.getSnapshot, session.getSnapshot);
+  return {
+    ...snapshot,
+    sendMessage: session.sendMessage.bind(session),
+    regenerate: session.regenerate.bind(session),
+    stop: session.stop.bind(session),
+    clearHistory: session.clearHistory.bind(session),
+    setMessages: session.setMessages.bind(session),
+    addToolOutput: session.addToolOutput.bind(session),
+    addToolApprovalResponse: session.addToolApprovalResponse.bind(session),
+    resumeStream: session.resumeStream.bind(session),
+  };
+}

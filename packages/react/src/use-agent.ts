@@ -1,0 +1,63 @@
+/**
+ * `useAgent`: the official hook's options and return shape over an `AgentClient`. The object it returns is
+ * the client itself (send, addEventListener, call, stub, setState, reconnect, close), re-rendering the
+ * component when its status, identity, state or MCP list change.
+ */
+import { AgentClient, type AgentClientOptions } from "@runboard/client";
+import { useCallback, useSyncExternalStore } from "react";
+import { useLatest, useOwned } from "./lifetime.ts";
+
+export interface UseAgentOptions<State = unknown> extends Omit<AgentClientOptions<State>, "host"> {
+  /** Default: the page's own host. */
+  host?: string;
+  /** Recreate the connection (and re-run an async `query`) when these change. */
+  queryDeps?: unknown[];
+  onOpen?: (e: Event) => void;
+  onClose?: (e: Event) => void;
+  onMessage?: (e: MessageEvent) => void;
+}
+
+export function useAgent<
+  State = unknown,
+  Methods extends Record<string, (...args: never[]) => unknown> = Record<
+    string,
+    (...args: never[]) => unknown
+  >,
+>(options: UseAgentOptions<State>): AgentClient<State, Methods> {
+  const latest = useLatest(options);
+  const host = options.host ?? (typeof location === "undefined" ? "localhost" : location.host);
+  // The connection depends on where it points; callbacks are read through the latest ref instead.
+  const key = JSON.stringify([
+    options.agent,
+    options.name,
+    host,
+    options.path,
+    options.basePath,
+    options.sub,
+    options.protocol,
+    typeof options.query === "function" ? "fn" : options.query,
+    options.queryDeps,
+  ]);
+  const dispose = useCallback((c: AgentClient<State, Methods>) => c.close(), []);
+  const client = useOwned(
+    key,
+    () => {
+      const c = new AgentClient<State, Methods>({
+        ...latest.current,
+        host,
+        onStateUpdate: (s, src) => latest.current.onStateUpdate?.(s, src),
+        onStateUpdateError: (e) => latest.current.onStateUpdateError?.(e),
+        onIdentity: (i) => latest.current.onIdentity?.(i),
+        onMcpUpdate: (m) => latest.current.onMcpUpdate?.(m),
+        onError: (e) => latest.current.onError?.(e),
+      });
+      c.addEventListener("open", (e) => latest.current.onOpen?.(e));
+      c.addEventListener("close", (e) => latest.current.onClose?.(e));
+      c.addEventListener("message", (e) => latest.current.onMessage?.(e as MessageEvent));
+      return c;
+    },
+    dispose,
+  );
+  useSyncExternalStore(client.subscribe, client.getVersion, client.getVersion);
+  return client;
+}
