@@ -35,6 +35,8 @@ type Route =
 // Instance names are used verbatim (the official client does not encode them); refuse what cannot be one.
 const NAME = /^[^/?#\s]+$/;
 const MAX_LOGGED = 80;
+/** Frames the controller keeps in `sent` (the newest); older ones are dropped in halves. */
+const MAX_SENT_LOG = 20_000;
 
 /** A client-controlled string cut short and stripped of control characters, so a log line stays one line. */
 export const printable = (s: string) =>
@@ -63,7 +65,7 @@ export class MockController {
   private readonly drops: DropRule[] = [];
   private readonly duplicates: Array<(f: SentFrame) => boolean> = [];
   private readonly delays: Array<{ match: (f: SentFrame) => boolean; ms: number }> = [];
-  /** Every frame sent since the server started (or `clearLog`), in order. */
+  /** Frames sent since the server started (or `clearLog`), in order; the newest 10,000–20,000 are kept. */
   readonly sent: SentFrame[] = [];
 
   constructor(private readonly hub: Hub) {}
@@ -170,6 +172,8 @@ export class MockController {
   deliver(conn: MockConnection, info: SentFrame, text: string) {
     const send = () => {
       this.sent.push(info);
+      // Bounded, so a long-running server does not keep every frame it ever sent.
+      if (this.sent.length > MAX_SENT_LOG) this.sent.splice(0, this.sent.length - MAX_SENT_LOG / 2);
       for (const w of [...this.waiters]) if (w.match(info)) w.resolve(info);
       conn.send(text);
       for (const d of this.drops) {
@@ -213,6 +217,7 @@ export class Hub {
     this.liveViews = new LiveViews(options.liveViewTtlMs ?? DEFAULT_LIVE_VIEW_TTL_MS);
     this.svc = {
       log: this.log,
+      delayScale: this.scale,
       deliver: (conn, frame) => this.deliver(conn, frame),
       sleep: (ms, signal) => this.sleep(ms, signal),
       runs: (inst) => new RunRegistry(inst, this.svc),
@@ -224,12 +229,17 @@ export class Hub {
     const d = ms * this.scale;
     return new Promise((resolve) => {
       if (signal?.aborted) return resolve();
+      // Even a zero delay yields to the event loop (I/O first), so frames from concurrent streams interleave
+      // as on a server; setImmediate rather than a 0 ms timer, which Node stretches to 1 ms or more under load.
+      if (d <= 0) {
+        setImmediate(resolve);
+        return;
+      }
       const done = () => {
         clearTimeout(t);
         signal?.removeEventListener("abort", done);
         resolve();
       };
-      // Even a zero delay yields to the event loop, so frames from concurrent streams interleave as on a server.
       const t = setTimeout(done, d);
       signal?.addEventListener("abort", done, { once: true });
     });

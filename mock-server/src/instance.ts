@@ -26,6 +26,8 @@ import { type Gate, Player, type PlayResult, type TurnHost } from "./turn.ts";
 /** Services the hub gives every instance. */
 export interface InstanceServices {
   log(line: string): void;
+  /** Multiplier applied to every scripted delay. */
+  delayScale: number;
   /** Sends one frame to one socket (through the controller's faults). */
   deliver(conn: MockConnection, frame: ServerFrame | Record<string, unknown>): void;
   /** Sleeps `ms` scaled by the server's delay scale; resolves early when the signal aborts. */
@@ -428,6 +430,7 @@ export class AgentInstance {
     return {
       host: this.host,
       chunkDelayMs: this.def.chunkDelayMs ?? 30,
+      delayScale: this.svc.delayScale,
       emit: (chunk) => this.emit(turn, chunk),
       emitTransient: (chunk) => this.emitTransient(turn, chunk),
       sleep: (ms) => this.svc.sleep(ms, turn.abort.signal),

@@ -120,6 +120,11 @@ export interface DataStep {
 export interface DelayStep {
   kind: "delay";
   ms: number;
+  /**
+   * Wall-clock pacing: wait until `ms` after the turn started instead of `ms` from now, so a long stream keeps
+   * its rate however long each burst took.
+   */
+  sinceTurnStart?: boolean;
 }
 
 /** Every step a chat turn can contain. */
@@ -250,7 +255,11 @@ export const failingTool = (name: string, input: Dynamic<unknown>, error: string
   input,
   error,
 });
-export const delay = (ms: number): DelayStep => ({ kind: "delay", ms });
+export const delay = (ms: number, opts: { sinceTurnStart?: boolean } = {}): DelayStep => ({
+  kind: "delay",
+  ms,
+  ...opts,
+});
 export const data = (
   type: `data-${string}`,
   value: Dynamic<unknown>,

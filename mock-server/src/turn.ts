@@ -18,6 +18,8 @@ import {
 export interface TurnHost {
   readonly host: ids.Host;
   readonly chunkDelayMs: number;
+  /** The server's delay multiplier (`sleep` applies it; wall-clock pacing needs it too). */
+  readonly delayScale: number;
   /** Emits a chunk into the stream (stored, broadcast, applied to the transcript). */
   emit(chunk: Record<string, unknown>): void;
   /** Emits a chunk that is broadcast but never stored (agent-tool progress and milestones). */
@@ -68,6 +70,7 @@ export class Player {
   private cursor: { steps: readonly (Step | ChildStep)[]; index: number } = { steps: [], index: 0 };
   private inText?: { kind: "text" | "reasoning"; id: string; rest: string; delayMs?: number };
   private milestones = 0;
+  private readonly startedAt = performance.now();
 
   constructor(
     private readonly h: TurnHost,
@@ -128,7 +131,8 @@ export class Player {
         rest: deltas.slice(k).join(""),
         ...(delayMs === undefined ? {} : { delayMs }),
       };
-      await this.h.sleep(delayMs ?? this.h.chunkDelayMs);
+      // An explicit 0 ms delay is a burst: every delta in one go, as a fast model over a fast link.
+      if (delayMs !== 0) await this.h.sleep(delayMs ?? this.h.chunkDelayMs);
       if (this.h.signal.aborted) return;
       this.h.emit({ type: `${kind}-delta`, id: blockId, delta: deltas[k] });
     }
@@ -166,9 +170,15 @@ export class Player {
             "resume" in s && s.resume === true,
           );
           break;
-        case "delay":
-          await h.sleep(s.ms);
+        case "delay": {
+          if (!s.sinceTurnStart) {
+            await h.sleep(s.ms);
+            break;
+          }
+          const left = s.ms * h.delayScale - (performance.now() - this.startedAt);
+          if (left > 0 && h.delayScale > 0) await h.sleep(left / h.delayScale);
           break;
+        }
         case "data": {
           this.openStep();
           const chunk = {

@@ -6,7 +6,8 @@ import { createMockAgentServer, demoAgents, type MockAgentServer } from "../src/
 type Frame = Record<string, unknown>;
 let server: MockAgentServer;
 beforeAll(async () => {
-  server = await createMockAgentServer({ agents: demoAgents, delayScale: 0, log: () => {} });
+  // Scaled delays, not 0: the test needs the 50 ms coalesce window to exist (here 25 ms).
+  server = await createMockAgentServer({ agents: demoAgents, delayScale: 0.5, log: () => {} });
 });
 afterAll(() => server.close());
 
