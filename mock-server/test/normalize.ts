@@ -6,14 +6,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
-export interface Rec {
-  t: number;
-  conn: string;
-  dir: "in" | "out" | "event";
-  raw?: string;
-  event?: string;
-  url?: string;
-}
+import type { TranscriptLine } from "../../packages/protocol/test/transcript-client.ts";
+
+/** One line of a recorded transcript. */
+export type Rec = TranscriptLine;
 
 // From the repository root (vitest's root), so it also works where import.meta.url is not a file URL (jsdom).
 const FIXTURES = join(process.cwd(), "packages/protocol/test/fixtures/real-server");

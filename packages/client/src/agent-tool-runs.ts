@@ -12,6 +12,7 @@ import {
 } from "@runboard/protocol";
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { ChatAgentLike } from "./chat-session.ts";
+import { coalesce } from "./notify.ts";
 
 /** Where run progress survives a page refresh. `sessionStorage` fits. */
 export interface ProgressStorage {
@@ -49,7 +50,6 @@ export class AgentToolRuns {
   private readonly prefix: string;
   private readonly restored = new Map<string, Saved>();
   private readonly merged = new WeakMap<AgentToolRun, AgentToolRun>();
-  private scheduled = false;
   private disposed = false;
   private readonly onMessage = (e: Event) => this.receive((e as MessageEvent).data);
 
@@ -57,6 +57,7 @@ export class AgentToolRuns {
     this.storage = options.storage === undefined ? defaultStorage() : options.storage;
     this.prefix = `runboard:runs:${options.storageKey ?? options.agent.getHttpUrl?.() ?? "default"}:`;
     this.store = createStore<AgentToolRunsState>(() => this.compute());
+    this.changed = coalesce(options.throttleMs, () => this.publish());
     options.agent.addEventListener("message", this.onMessage);
   }
 
@@ -143,16 +144,5 @@ export class AgentToolRuns {
     if (!this.disposed) this.store.setState(this.compute(), true);
   }
 
-  private changed() {
-    const ms = this.options.throttleMs;
-    if (ms === 0 || (ms === undefined && typeof requestAnimationFrame !== "function")) return this.publish();
-    if (this.scheduled) return;
-    this.scheduled = true;
-    const flush = () => {
-      this.scheduled = false;
-      this.publish();
-    };
-    if (ms === undefined) requestAnimationFrame(flush);
-    else setTimeout(flush, ms);
-  }
+  private readonly changed: () => void;
 }

@@ -18,6 +18,7 @@ import {
 } from "@runboard/protocol";
 import type { UIMessage } from "ai";
 import { createStore, type StoreApi } from "zustand/vanilla";
+import { coalesce } from "./notify.ts";
 
 /** Anything with a WebSocket-like surface: an `AgentClient`, the official `useAgent` result, a test double. */
 export interface ChatAgentLike {
@@ -130,7 +131,6 @@ export class ChatSession<M extends UIMessage = UIMessage> {
   private localRequest: string | undefined;
   /** Message id each live stream writes to, for snapshot protection. */
   private readonly streamMessage = new Map<string, string>();
-  private scheduled = false;
   private disposed = false;
   private readonly onEvent = (e: Event) => this.receive(e as unknown as ChatEvent);
   private readonly onOpen = () => this.run(this.rm.handle({ type: "socket-open" }));
@@ -140,6 +140,9 @@ export class ChatSession<M extends UIMessage = UIMessage> {
     this.list = new MessageList(options.messages ?? []);
     this.rm = new ResumeMachine({ createId: () => nanoid(8), resume: options.resume !== false });
     this.store = createStore<ChatSnapshot<M>>(() => this.compute());
+    this.changed = coalesce(options.throttleMs, () => {
+      if (!this.disposed) this.store.setState(this.compute(), true);
+    });
     const { agent } = options;
     agent.addEventListener("message", this.onEvent);
     agent.addEventListener("open", this.onOpen);
@@ -171,22 +174,7 @@ export class ChatSession<M extends UIMessage = UIMessage> {
   }
 
   /** Publishes the new state, at most once per frame (or per `throttleMs`). */
-  private changed() {
-    if (this.disposed) return;
-    const ms = this.options.throttleMs;
-    if (ms === 0 || (ms === undefined && typeof requestAnimationFrame !== "function")) {
-      this.store.setState(this.compute(), true);
-      return;
-    }
-    if (this.scheduled) return;
-    this.scheduled = true;
-    const flush = () => {
-      this.scheduled = false;
-      if (!this.disposed) this.store.setState(this.compute(), true);
-    };
-    if (ms === undefined) requestAnimationFrame(flush);
-    else setTimeout(flush, ms);
-  }
+  private readonly changed: () => void;
 
   private fail(error: Error, turnFailed = false) {
     if (turnFailed) {

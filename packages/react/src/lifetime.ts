@@ -27,3 +27,15 @@ export function useLatest<T>(value: T) {
   ref.current = value;
   return ref;
 }
+
+const ids = new WeakMap<object, number>();
+let nextId = 0;
+/** A stable number per object (an agent connection), to key what a hook owns on it. */
+export function idOf(o: object): number {
+  let id = ids.get(o);
+  if (id === undefined) {
+    id = ++nextId;
+    ids.set(o, id);
+  }
+  return id;
+}

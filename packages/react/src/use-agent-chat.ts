@@ -6,7 +6,7 @@
 import { ChatSession, type ChatSessionOptions, type ChatSnapshot } from "@runboard/client";
 import type { UIMessage } from "ai";
 import { useCallback, useSyncExternalStore } from "react";
-import { useLatest, useOwned } from "./lifetime.ts";
+import { idOf, useLatest, useOwned } from "./lifetime.ts";
 
 export type UseAgentChatOptions<M extends UIMessage = UIMessage> = ChatSessionOptions<M>;
 
@@ -22,15 +22,6 @@ export type UseAgentChatResult<M extends UIMessage = UIMessage> = ChatSnapshot<M
     | "addToolApprovalResponse"
     | "resumeStream"
   >;
-
-const ids = new WeakMap<object, number>();
-let nextId = 0;
-/** A stable identity for an agent object, to key the session on. */
-const idOf = (o: object) => {
-  let id = ids.get(o);
-  if (id === undefined) ids.set(o, (id = ++nextId));
-  return id;
-};
 
 export function useAgentChat<M extends UIMessage = UIMessage>(
   options: UseAgentChatOptions<M>,

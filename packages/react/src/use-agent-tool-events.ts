@@ -5,15 +5,7 @@
 import { AgentToolRuns, type AgentToolRunsOptions } from "@runboard/client";
 import type { AgentToolRun, AgentToolRunsState } from "@runboard/protocol";
 import { useCallback, useSyncExternalStore } from "react";
-import { useOwned } from "./lifetime.ts";
-
-const ids = new WeakMap<object, number>();
-let nextId = 0;
-const idOf = (o: object) => {
-  let id = ids.get(o);
-  if (id === undefined) ids.set(o, (id = ++nextId));
-  return id;
-};
+import { idOf, useOwned } from "./lifetime.ts";
 
 export interface UseAgentToolEventsResult extends AgentToolRunsState {
   getRunsForToolCall(toolCallId: string): readonly AgentToolRun[];
