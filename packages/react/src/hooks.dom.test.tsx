@@ -26,27 +26,46 @@ const textOf = (m: UIMessage | undefined) =>
 const until = (pred: () => boolean, timeout = 10_000) =>
   waitFor(() => expect(pred()).toBe(true), { timeout });
 
+/** What the components below expose to the tests. */
+interface Box {
+  name: string;
+  chat?: UseAgentChatResult;
+  runs?: UseAgentToolEventsResult;
+  state?: unknown;
+}
+
+function OurChat({ box }: { box: Box }) {
+  const agent = useAgent<{ counter: number }>({
+    agent: "ChatAgent",
+    name: box.name,
+    host: `127.0.0.1:${server.port}`,
+    WebSocket,
+  });
+  box.state = agent.state;
+  box.chat = useAgentChat({ agent, throttleMs: 0 });
+  box.runs = useAgentToolEvents({ agent, storage: null, throttleMs: 0 });
+  return null;
+}
+
+function OfficialAgentOurChat({ box }: { box: Box }) {
+  const agent = useOfficialAgent({
+    agent: "ChatAgent",
+    name: box.name,
+    host: `127.0.0.1:${server.port}`,
+    WebSocket,
+  });
+  box.chat = useAgentChat({ agent, throttleMs: 0 });
+  return null;
+}
+
 describe("hooks", () => {
   it("useAgent + useAgentChat in StrictMode: one connection, state re-renders, a full turn", {
     timeout: 20_000,
   }, async () => {
-    const box: { chat?: UseAgentChatResult; state?: unknown; renders: number } = { renders: 0 };
-    const name = room();
-    function App() {
-      const agent = useAgent<{ counter: number }>({
-        agent: "ChatAgent",
-        name,
-        host: `127.0.0.1:${server.port}`,
-        WebSocket,
-      });
-      box.state = agent.state;
-      box.chat = useAgentChat({ agent, throttleMs: 0 });
-      box.renders++;
-      return null;
-    }
+    const box: Box = { name: room() };
     render(
       <StrictMode>
-        <App />
+        <OurChat box={box} />
       </StrictMode>,
     );
     await until(() => (box.state as { counter: number } | undefined)?.counter === 0);
@@ -55,23 +74,12 @@ describe("hooks", () => {
     expect(textOf(box.chat?.messages.at(-1))).toBe("Hello! How can I help you today?");
     // StrictMode mounted twice, but the instance saw one lasting socket.
     await new Promise((r) => setTimeout(r, 50));
-    expect(server.controller.instance("ChatAgent", name)?.conns.size).toBe(1);
+    expect(server.controller.instance("ChatAgent", box.name)?.conns.size).toBe(1);
   });
 
   it("useAgentChat works with the official useAgent object", { timeout: 20_000 }, async () => {
-    const box: { chat?: UseAgentChatResult } = {};
-    const name = room();
-    function App() {
-      const agent = useOfficialAgent({
-        agent: "ChatAgent",
-        name,
-        host: `127.0.0.1:${server.port}`,
-        WebSocket,
-      });
-      box.chat = useAgentChat({ agent, throttleMs: 0 });
-      return null;
-    }
-    render(<App />);
+    const box: Box = { name: room() };
+    render(<OfficialAgentOurChat box={box} />);
     await act(async () => {
       await new Promise((r) => setTimeout(r, 100));
     });
@@ -84,22 +92,10 @@ describe("hooks", () => {
   });
 
   it("useAgentToolEvents shows the research run beside its tool call", { timeout: 20_000 }, async () => {
-    const box: { chat?: UseAgentChatResult; runs?: UseAgentToolEventsResult } = {};
-    const name = room();
-    function App() {
-      const agent = useAgent({
-        agent: "ChatAgent",
-        name,
-        host: `127.0.0.1:${server.port}`,
-        WebSocket,
-      });
-      box.chat = useAgentChat({ agent, throttleMs: 0 });
-      box.runs = useAgentToolEvents({ agent, storage: null, throttleMs: 0 });
-      return null;
-    }
+    const box: Box = { name: room() };
     render(
       <StrictMode>
-        <App />
+        <OurChat box={box} />
       </StrictMode>,
     );
     await act(() => box.chat?.sendMessage({ text: "research durable objects for me" }));
