@@ -1,7 +1,7 @@
 // Benchmarks, side by side in one process with the official `agents` package and with bare JSON.parse.
 // Not tests: nothing here passes or fails on time. Run with `npm run bench`; results go to bench/RESULTS.md.
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { performance } from "node:perf_hooks";
 
@@ -166,13 +166,25 @@ const tools = measure({
     }
   },
   "official applyAgentToolEvent": () => {
-    // The official hook drops frames whose (parent, run, sequence) it has seen before it reduces.
+    // agents 0.32's hook key (not exported, so restated here): progress by its chunk id, milestones by their
+    // own sequence, oversized chunks by `unstoredId`, everything else by (parent, run, sequence).
     const seen = new Set();
     let state = createAgentToolEventState();
     let dropped = 0;
     for (const raw of toolFrames) {
       const f = JSON.parse(raw);
-      const key = `${f.parentToolCallId ?? ""}\0${f.event.runId}\0${f.sequence}`;
+      const ev = f.event;
+      let identity = `seq:${f.sequence}`;
+      if (ev.kind !== "chunk") identity = `event:${JSON.stringify(ev)}`;
+      else if (ev.unstoredId !== undefined) identity = `unstored:${ev.unstoredId}`;
+      else if (ev.body.includes("data-agent-progress") || ev.body.includes("data-agent-milestone")) {
+        const body = JSON.parse(ev.body);
+        if (body.type === "data-agent-milestone") identity = `milestone:${body.data?.sequence}`;
+        else
+          identity =
+            typeof body.id === "string" ? `progress:${body.id}` : `progress:${f.sequence}:${ev.body}`;
+      }
+      const key = `${f.parentToolCallId ?? ""}\0${ev.runId}\0${identity}`;
       if (seen.has(key)) {
         dropped++;
         continue;
@@ -229,6 +241,10 @@ out(`- runboard / floor: **${fmt(oursT / floorT)}×** (target ≤ 1.5×)`);
 out(`- runboard / official: **${fmt(oursT / tools["official applyAgentToolEvent"])}×**`);
 out(`- official / floor: ${fmt(tools["official applyAgentToolEvent"] / floorT)}× (issue estimate: about 6×)`);
 out(
-  `- correctness note: the official dedupe dropped ${officialDropped} frames per pass — progress frames share the next stored chunk's sequence, so its (parent, run, sequence) key discards either the progress or the chunk. Runboard applied all of them.`,
+  `- correctness note: with agents 0.32's dedupe key the official path dropped ${officialDropped} frames per pass (progress frames share the next stored chunk's sequence; its key tells them apart by progress id). The key the reference describes, (parent, run, sequence), would drop them.`,
 );
-writeFileSync(new URL("./RESULTS.md", import.meta.url), `${lines.join("\n")}\n`);
+// Other benches append their own sections (`## Mock server load`); keep them.
+const file = new URL("./RESULTS.md", import.meta.url);
+const previous = existsSync(file) ? readFileSync(file, "utf8") : "";
+const others = previous.indexOf("\n## Mock server load");
+writeFileSync(file, `${lines.join("\n")}\n${others >= 0 ? previous.slice(others) : ""}`);
