@@ -322,6 +322,8 @@ export class AgentInstance {
       originator: conn,
       messageIds: trailingUserIds(incoming),
       continuation: false,
+      // Steps and the player share one context, so scripts see the request's extra body and earlier outputs.
+      ctx,
       run: (player) => player.play(this.stepsFor(ctx)),
     });
   }

@@ -7,11 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import {
   createMockAgentServer,
+  data,
   delay,
   demoAgents,
   type MockAgentServer,
   milestone,
   progress,
+  reasoning,
   text,
 } from "../src/index.ts";
 
@@ -37,6 +39,21 @@ beforeAll(async () => {
       FaultyThink: {
         host: "think",
         turns: [{ match: "inband", steps: [{ kind: "error", message: "Boom" }] }],
+      },
+      Parts: {
+        host: "ai-chat",
+        turns: [
+          { match: "drop", steps: [text("one two"), { kind: "close-socket" }, text("three four")] },
+          {
+            match: /./,
+            steps: [
+              reasoning("Thinking it over."),
+              data("data-weather", (ctx) => ({ asked: ctx.userText, plan: ctx.body.plan }), { id: "w1" }),
+              data("data-status", { step: 1 }, { transient: true }),
+              text("Done."),
+            ],
+          },
+        ],
       },
       Narrator: {
         host: "ai-chat",
@@ -232,6 +249,39 @@ describe("chat turns", () => {
   });
 });
 
+describe("scripted parts", () => {
+  it("reasoning, a persisted data part (seeing the request's extra body) and a transient one", async () => {
+    const name = room("parts");
+    const c = await open("parts", name);
+    c.ask("r1", "plan my day", { plan: "pro" });
+    await c.waitFor((f) => f.id === "r1" && f.done === true);
+    const types = chunks(c.frames, "r1").map((x) => x.type);
+    expect(types).toContain("reasoning-delta");
+    expect(chunks(c.frames, "r1").find((x) => x.type === "data-status")).toMatchObject({ transient: true });
+    const stored = await getMessages("parts", name);
+    const parts = stored.at(-1)?.parts ?? [];
+    expect(parts.find((p) => p.type === "reasoning")?.text).toBe("Thinking it over.");
+    expect(parts.find((p) => p.type === "data-weather")).toMatchObject({
+      id: "w1",
+      data: { asked: "plan my day", plan: "pro" },
+    });
+    // Transient data reaches the client but is never stored.
+    expect(parts.some((p) => p.type === "data-status")).toBe(false);
+    c.ws.close();
+  });
+
+  it("close-socket drops the requester mid-turn; the turn finishes and another tab sees it", async () => {
+    const name = room("dropper");
+    const asker = await open("parts", name);
+    const watcher = await open("parts", name);
+    asker.ask("r1", "drop me");
+    await watcher.waitFor((f) => f.id === "r1" && f.done === true);
+    expect(asker.closed()).toBe(1006);
+    expect(textOf(watcher.frames, "r1")).toBe("one twothree four");
+    watcher.ws.close();
+  });
+});
+
 describe("callables", () => {
   it("Live View: new URLs on every call, a page with a sign-in form, 410 after the TTL, a devtools mode", async () => {
     const c = await open("chat-agent", room("lv"));
@@ -327,6 +377,22 @@ describe("callables", () => {
     await new Promise((r) => setTimeout(r, 100));
     expect(ends()).toBe(turns);
     expect((await later.rpc("pendingApprovals")).result).toEqual([]);
+
+    // Another deploy, rejected with a reason: the output says so and nothing runs.
+    later.ask("r2", "deploy again");
+    await later.waitFor((f) => f.id === "r2" && f.done === true);
+    const second = chunks(later.frames, "r2").find((c) => c.type === "tool-output-available")?.output as {
+      executionId: string;
+    };
+    const no = await later.rpc("rejectExecution", second.executionId, "Freeze until Monday");
+    expect(no).toMatchObject({ success: true, result: { status: "rejected" } });
+    const rejected = await later.waitFor(
+      (f) => f.type === "cf_agent_message_updated" && JSON.stringify(f).includes("Freeze until Monday"),
+    );
+    expect(JSON.stringify(rejected)).toContain('"status":"rejected"');
+    expect(await later.rpc("approveExecution", second.executionId)).toMatchObject({
+      result: { status: "rejected", alreadyResolved: true },
+    });
     later.ws.close();
   });
 
