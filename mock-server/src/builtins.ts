@@ -90,13 +90,13 @@ function settle(
   if (status === "completed") {
     e.result = typeof e.step.output === "function" ? e.step.output(e.input) : (e.step.output ?? { ok: true });
   } else if (reason !== undefined) e.reason = reason;
-  const output = {
-    status,
-    executionId: e.executionId,
-    action,
-    ...(status === "completed" ? { result: e.result } : { reason: reason ?? "Rejected" }),
-  };
-  inst.updateToolOutput(e.toolCallId, output);
+  // Approved: Think replaces the paused output with the action's own result and drops what the model wrote
+  // after the pause (seen on the real runtime). Rejected: no recording; the output says so with the reason.
+  const output =
+    status === "completed"
+      ? e.result
+      : { status: "rejected", executionId: e.executionId, action, reason: reason ?? "Rejected" };
+  inst.updateToolOutput(e.toolCallId, output, { dropAfter: status === "completed" });
   const line =
     status === "completed"
       ? `Approved: ${summary} is done.`

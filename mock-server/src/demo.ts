@@ -189,11 +189,11 @@ const sharedTurns = (host: "ai-chat" | "think"): TurnRule[] => [
         ...(host === "think"
           ? {
               descriptor: {
-                action: "browser.continue",
+                action: "continueAfterLogin",
                 summary: "Continue browsing as the signed-in user",
                 permissions: ["browser:session"],
                 risk: "medium" as const,
-                kind: "action",
+                kind: "approval-gated",
               },
             }
           : {}),
@@ -272,11 +272,11 @@ const deployPause: Step = {
     changelog: `Release 2026.11.22: ${"bug fixes and performance improvements; ".repeat(8)}`,
   },
   descriptor: {
-    action: "deploy.production",
+    action: "deploy",
     summary: "Deploy web-app to production",
     permissions: ["deploy:production", "secrets:read"],
     risk: "high",
-    kind: "action",
+    kind: "durable-pause",
   },
   output: { ok: true, url: "https://web-app.example", version: "2026.11.22" },
   message: "Deploying web-app to production needs approval.",

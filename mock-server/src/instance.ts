@@ -445,6 +445,11 @@ export class AgentInstance {
       },
       pause: (step, toolCallId, input) => this.runs.pause(step, toolCallId, input),
       liveView: (mode) => this.svc.liveView(mode),
+      describe: (toolCallId, descriptor) => {
+        this.updateToolPart(toolCallId, (p) => {
+          p.approvalDescriptor = descriptor;
+        });
+      },
       setState: (update) => this.setState(update(this.state)),
       closeOriginator() {
         if (originator) {
@@ -614,11 +619,13 @@ export class AgentInstance {
   private updateToolPart(
     toolCallId: string,
     change: (part: Record<string, unknown>) => void,
+    dropAfter = false,
   ): UIMessage | undefined {
     for (const m of this.messages) {
       const i = m.parts.findIndex((p) => (p as { toolCallId?: string }).toolCallId === toolCallId);
       if (i < 0) continue;
-      const parts = m.parts.slice();
+      // `dropAfter`: what the model wrote after a durable pause goes; the resumed turn writes it anew.
+      const parts = dropAfter ? m.parts.slice(0, i + 1) : m.parts.slice();
       const part = { ...(parts[i] as Record<string, unknown>) };
       change(part);
       parts[i] = part as UIMessage["parts"][number];
@@ -630,12 +637,16 @@ export class AgentInstance {
   }
 
   /** Rewrites a tool part's output (a resolved Think execution) and tells every socket. */
-  updateToolOutput(toolCallId: string, output: unknown) {
-    const updated = this.updateToolPart(toolCallId, (p) => {
-      p.state = "output-available";
-      p.output = output;
-      p.preliminary = false;
-    });
+  updateToolOutput(toolCallId: string, output: unknown, options: { dropAfter?: boolean } = {}) {
+    const updated = this.updateToolPart(
+      toolCallId,
+      (p) => {
+        p.state = "output-available";
+        p.output = output;
+        p.preliminary = false;
+      },
+      options.dropAfter === true,
+    );
     if (updated) this.broadcast({ type: "cf_agent_message_updated", message: updated });
   }
 

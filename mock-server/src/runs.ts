@@ -266,7 +266,7 @@ export class RunRegistry {
   // ───────────────────────────── Think durable executions ─────────────────────────────
 
   pause(step: Extract<Step, { kind: "pause" }>, toolCallId: string, input: unknown): string {
-    const executionId = `exec_${ids.nanoid(12)}`;
+    const executionId = `actpause_${ids.uuid()}`;
     this.executions.set(executionId, {
       executionId,
       toolCallId,

@@ -34,6 +34,8 @@ export interface TurnHost {
   gate(g: Gate): void;
   /** Think durable pause: records the execution and returns its id. */
   pause(step: Extract<Step, { kind: "pause" }>, toolCallId: string, input: unknown): string;
+  /** Puts an action descriptor on a tool part of the persisted transcript. */
+  describe(toolCallId: string, descriptor: unknown): void;
   /** Mints a Live View session. */
   liveView(mode: "tab" | "devtools"): unknown;
   /** Drops the socket that sent the request. */
@@ -238,6 +240,7 @@ export class Player {
                     approvalDescriptor: {
                       requestId: `act_${ids.nanoid(12)}`,
                       ...s.descriptor,
+                      kind: s.descriptor.kind ?? "approval-gated",
                       toolCallId,
                       input,
                     },
@@ -289,15 +292,31 @@ export class Player {
           const input = resolve(s.input, ctx);
           const toolCallId = await this.toolInput(s.name, input);
           const executionId = h.pause(s, toolCallId, input);
+          // As Think 0.23 sends it (checked on the real runtime): the descriptor travels beside the output.
+          const action = s.descriptor.action ?? s.name;
           const output = {
             status: "paused",
             executionId,
-            action: s.descriptor.action,
+            action,
             message: s.message ?? `${s.descriptor.summary} is waiting for approval.`,
-            descriptor: { ...s.descriptor, toolCallId, input: previewInput(input) },
+          };
+          const approvalDescriptor = {
+            requestId: executionId,
+            ...s.descriptor,
+            action,
+            kind: "durable-pause",
+            toolCallId,
+            input: previewInput(input),
           };
           ctx.outputs[s.name] = output;
-          h.emit({ type: "tool-output-available", toolCallId, output });
+          h.emit({
+            type: "tool-output-available",
+            toolCallId,
+            output,
+            approvalDescriptor,
+            toolMetadata: { cfThinkAction: true },
+          });
+          h.describe(toolCallId, approvalDescriptor);
           this.closeStep();
           break;
         }

@@ -14,6 +14,7 @@ import {
   milestone,
   progress,
   reasoning,
+  type TurnContext,
   text,
 } from "../src/index.ts";
 
@@ -48,7 +49,9 @@ beforeAll(async () => {
             match: /./,
             steps: [
               reasoning("Thinking it over."),
-              data("data-weather", (ctx) => ({ asked: ctx.userText, plan: ctx.body.plan }), { id: "w1" }),
+              data("data-weather", (ctx: TurnContext) => ({ asked: ctx.userText, plan: ctx.body.plan }), {
+                id: "w1",
+              }),
               data("data-status", { step: 1 }, { transient: true }),
               text("Done."),
             ],
@@ -338,13 +341,16 @@ describe("callables", () => {
     const first = await open("think-agent", name);
     first.ask("r1", "deploy it");
     await first.waitFor((f) => f.id === "r1" && f.done === true);
-    const paused = chunks(first.frames, "r1").find((c) => c.type === "tool-output-available")?.output as {
-      status: string;
-      executionId: string;
-      descriptor: { risk: string; permissions: string[]; input: { changelog: string } };
+    const chunk = chunks(first.frames, "r1").find((c) => c.type === "tool-output-available") as {
+      output: { status: string; executionId: string; action: string };
+      approvalDescriptor: { kind: string; risk: string; permissions: string[]; input: { changelog: string } };
     };
-    expect(paused).toMatchObject({ status: "paused", action: "deploy.production" });
+    // The shape Think 0.23 sends (checked on the real runtime): the descriptor beside the output.
+    const paused = { ...chunk.output, descriptor: chunk.approvalDescriptor };
+    expect(chunk.output).toMatchObject({ status: "paused", action: "deploy" });
+    expect(chunk.output.executionId).toMatch(/^actpause_/);
     expect(paused.descriptor).toMatchObject({
+      kind: "durable-pause",
       risk: "high",
       permissions: ["deploy:production", "secrets:read"],
     });
@@ -366,8 +372,16 @@ describe("callables", () => {
     expect(executions[0]?.input.changelog.length).toBeGreaterThan(paused.descriptor.input.changelog.length);
     const ok = await later.rpc("approveExecution", paused.executionId);
     expect(ok).toMatchObject({ success: true, result: { status: "completed" } });
-    const updated = await later.waitFor((f) => f.type === "cf_agent_message_updated");
-    expect(JSON.stringify(updated)).toContain('"status":"completed"');
+    // The paused output is replaced by the action's own result, and the text after the pause is dropped.
+    const updated = (await later.waitFor((f) => f.type === "cf_agent_message_updated")) as {
+      message: { parts: Array<{ type: string; output?: unknown }> };
+    };
+    expect(updated.message.parts.find((p) => p.type === "tool-deploy")?.output).toEqual({
+      ok: true,
+      url: "https://web-app.example",
+      version: "2026.11.22",
+    });
+    expect(updated.message.parts.at(-1)?.type).toBe("tool-deploy");
     await later.waitFor((f) => f.done === true && f.continuation === true);
     const ends = () =>
       later.frames.filter((f) => f.type === "cf_agent_use_chat_response" && f.done === true).length;
@@ -402,7 +416,8 @@ describe("callables", () => {
     await c.waitFor((f) => f.id === "r1" && f.done === true);
     const req = chunks(c.frames, "r1").find((x) => x.type === "tool-approval-request");
     expect(req?.approvalDescriptor).toMatchObject({
-      action: "browser.continue",
+      action: "continueAfterLogin",
+      kind: "approval-gated",
       risk: "medium",
       permissions: ["browser:session"],
       toolCallId: req?.toolCallId,
