@@ -423,6 +423,8 @@ export class AgentInstance {
       result = { kind: "error", message: e instanceof Error ? e.message : String(e), thrown: true };
     }
     if (turn.abort.signal.aborted && result.kind !== "error") result = { kind: "aborted" };
+    // The end snapshot and `done` leave in a later tick than `finish`, as on the real server.
+    await this.svc.sleep(0);
     this.endTurn(turn, result);
     q.onEnd?.(result);
   }

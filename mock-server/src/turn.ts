@@ -79,21 +79,26 @@ export class Player {
     private readonly ctx: TurnContext,
   ) {}
 
-  private openStep() {
+  // Step boundaries are paced like any model chunk: on the real server `start-step` comes 30–70 ms after the
+  // previous frame and `finish-step` 30–40 ms after `text-end`. A burst here changes what the official client
+  // ends with (its last write races the end snapshot), so the pacing is part of the fidelity.
+  private async openStep() {
     if (this.stepOpen) return;
     this.stepOpen = true;
+    await this.h.sleep(this.h.chunkDelayMs);
     this.h.emit({ type: "start-step" });
   }
 
-  private closeStep() {
+  private async closeStep() {
     if (!this.stepOpen) return;
     this.stepOpen = false;
+    await this.h.sleep(this.h.chunkDelayMs);
     this.h.emit({ type: "finish-step" });
   }
 
   /** The finish chunk in the host's shape: AIChatAgent moves `finishReason` into `messageMetadata` (#677). */
-  finish(reason: "stop" | "tool-calls") {
-    this.closeStep();
+  async finish(reason: "stop" | "tool-calls") {
+    await this.closeStep();
     this.h.emit(
       this.h.host === "think"
         ? { type: "finish", finishReason: reason }
@@ -103,7 +108,7 @@ export class Player {
 
   private async toolInput(name: string, input: unknown): Promise<string> {
     const toolCallId = ids.toolCallId(name);
-    this.openStep();
+    await this.openStep();
     this.h.emit({ type: "tool-input-start", toolCallId, toolName: name });
     await this.h.sleep(this.h.chunkDelayMs);
     this.h.emit({ type: "tool-input-delta", toolCallId, inputTextDelta: JSON.stringify(input) });
@@ -122,7 +127,7 @@ export class Player {
     const blockId = id ?? `${kind === "text" ? "txt" : "rsn"}-${this.textN++}`;
     // Resuming a text part that was cut mid-way: the real server sends no `text-start` (reference §3.3).
     if (!resume) {
-      this.openStep();
+      await this.openStep();
       this.h.emit({ type: `${kind}-start`, id: blockId });
     } else this.stepOpen = true;
     const deltas = splitDeltas(t);
@@ -139,6 +144,7 @@ export class Player {
       this.h.emit({ type: `${kind}-delta`, id: blockId, delta: deltas[k] });
     }
     this.inText = undefined;
+    if (delayMs !== 0) await this.h.sleep(this.h.chunkDelayMs);
     this.h.emit({ type: `${kind}-end`, id: blockId });
   }
 
@@ -182,7 +188,7 @@ export class Player {
           break;
         }
         case "data": {
-          this.openStep();
+          await this.openStep();
           const chunk = {
             type: s.type,
             ...(s.id === undefined ? {} : { id: s.id }),
@@ -221,7 +227,7 @@ export class Player {
             ctx.outputs[s.name] = output;
             h.emit({ type: "tool-output-available", toolCallId, output });
           }
-          this.closeStep();
+          await this.closeStep();
           break;
         }
         case "approval":
@@ -258,7 +264,7 @@ export class Player {
             rest: steps.slice(i + 1) as Step[],
             ctx,
           });
-          this.finish("tool-calls");
+          await this.finish("tool-calls");
           return { kind: "gated" };
         }
         case "agent-tool": {
@@ -275,7 +281,7 @@ export class Player {
               h.emit({ type: "tool-output-available", toolCallId, output: r.output });
             }
           });
-          this.closeStep();
+          await this.closeStep();
           break;
         }
         case "detached": {
@@ -285,7 +291,7 @@ export class Player {
           const output = { runId, agentType: s.run.agentType, status: "running" };
           ctx.outputs[s.run.tool] = output;
           h.emit({ type: "tool-output-available", toolCallId, output });
-          this.closeStep();
+          await this.closeStep();
           break;
         }
         case "pause": {
@@ -317,7 +323,7 @@ export class Player {
             toolMetadata: { cfThinkAction: true },
           });
           h.describe(toolCallId, approvalDescriptor);
-          this.closeStep();
+          await this.closeStep();
           break;
         }
         case "live-view": {
@@ -326,7 +332,7 @@ export class Player {
           const output = h.liveView(s.mode ?? "tab");
           ctx.outputs[s.name] = output;
           h.emit({ type: "tool-output-available", toolCallId, output });
-          this.closeStep();
+          await this.closeStep();
           break;
         }
         case "state":
@@ -340,7 +346,7 @@ export class Player {
       }
     }
     if (h.signal.aborted) return { kind: "aborted" };
-    if (finish) this.finish("stop");
+    if (finish) await this.finish("stop");
     return { kind: "done" };
   }
 
