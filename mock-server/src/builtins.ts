@@ -46,6 +46,11 @@ const common: Record<string, (inst: AgentInstance) => Fn> = {
     resolveWorkflow(inst, id, { status: "rejected", ...(typeof reason === "string" ? { reason } : {}) }),
   cancelAgentTool: (inst) => (_api, runId, reason) =>
     inst.runs.cancel(String(runId), typeof reason === "string" ? reason : undefined),
+  // The conformance Worker's name for it, with its answer.
+  cancelRun: (inst) => (_api, runId, reason) => {
+    inst.runs.cancel(String(runId), typeof reason === "string" ? reason : "Cancelled by the user");
+    return { runId, cancelled: true };
+  },
 };
 
 const think: Record<string, (inst: AgentInstance) => Fn> = {

@@ -327,5 +327,8 @@ export const demoAgents: Record<string, MockAgentDefinition> = {
       ...sharedTurns("think"),
     ],
     fallback: [text(HELP, { id: "txt-help" })],
+    callables: {
+      getInfo: (api) => ({ name: api.name, messageCount: api.messages.length, state: api.state ?? null }),
+    },
   },
 };

@@ -1,0 +1,473 @@
+/**
+ * The scenario matrix of issue #4, through the public client API only (AgentClient, ChatSession,
+ * AgentToolRuns, openChildChat), on both hosts (AIChatAgent, Think), against the REAL agents runtime in
+ * workerd (this folder's Worker, started here) and against the mock server. Each scenario ends by checking
+ * what a user sees, and where the server persists a transcript, that the client ends with exactly it.
+ *
+ * `RUNBOARD_SKIP_REAL_SERVER=1` skips the real server (the mock half still runs); `.ci/run` never sets it.
+ */
+import { existsSync } from "node:fs";
+import type { UIMessage } from "ai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
+import { createMockAgentServer, demoAgents, type MockAgentServer } from "../mock-server/src/index.ts";
+import {
+  AgentClient,
+  type AgentClientOptions,
+  AgentToolRuns,
+  ChatSession,
+  type ChatSessionOptions,
+  openChildChat,
+  type ProgressStorage,
+} from "../packages/client/src/index.ts";
+
+const SKIP_REAL = process.env.RUNBOARD_SKIP_REAL_SERVER === "1";
+type Target = "mock" | "real";
+type Host = "ai-chat" | "think";
+const AGENT: Record<Host, string> = { "ai-chat": "ChatAgent", think: "ThinkAgent" };
+
+const hosts: Partial<Record<Target, string>> = {};
+let mock: MockAgentServer | undefined;
+let real: { url: string; port: number; stop(): Promise<void> } | undefined;
+
+beforeAll(async () => {
+  mock = await createMockAgentServer({ agents: demoAgents, log: () => {} });
+  hosts.mock = `127.0.0.1:${mock.port}`;
+  if (SKIP_REAL) return;
+  if (!existsSync(new URL("./node_modules/wrangler", import.meta.url)))
+    throw new Error(
+      "conformance/ is not installed: run `npm ci --prefix conformance` (or RUNBOARD_SKIP_REAL_SERVER=1)",
+    );
+  const { startRealServer } = await import("./start.mjs");
+  const started = await startRealServer();
+  real = started;
+  hosts.real = `127.0.0.1:${started.port}`;
+}, 120_000);
+afterAll(async () => {
+  await mock?.close();
+  await real?.stop();
+});
+
+const until = async (what: string, pred: () => boolean, ms = 20_000) => {
+  const end = Date.now() + ms;
+  while (!pred()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for: ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+const textOf = (m: UIMessage | undefined) =>
+  (m?.parts ?? [])
+    .filter((p) => p.type === "text")
+    .map((p) => (p as { text: string }).text)
+    .join("");
+const allText = (ms: readonly UIMessage[]) => ms.map(textOf).join("\n");
+const occurrences = (hay: string, needle: string) => hay.split(needle).length - 1;
+const WORDS = Array.from({ length: 40 }, (_, i) => `word${i}`).join(" ");
+
+type ToolPart = {
+  type: string;
+  toolCallId: string;
+  state: string;
+  output?: unknown;
+  errorText?: string;
+  approval?: { id: string };
+};
+const toolIn = (ms: readonly UIMessage[], name: string) =>
+  ms.flatMap((m) => m.parts).find((p) => p.type === `tool-${name}`) as ToolPart | undefined;
+
+/** One user's tab: a connection, a chat and the run store on it. */
+function tab(
+  target: Target,
+  host: Host,
+  name: string,
+  chat: Partial<ChatSessionOptions> = {},
+  storage?: ProgressStorage,
+) {
+  const address: AgentClientOptions = {
+    agent: AGENT[host],
+    name,
+    host: hosts[target] as string,
+    WebSocket,
+    reconnect: { minDelayMs: 50, maxDelayMs: 200 },
+  };
+  const errors: Error[] = [];
+  const client = new AgentClient({ ...address, onError: (e) => errors.push(e) });
+  const session = new ChatSession({ agent: client, throttleMs: 0, onError: (e) => errors.push(e), ...chat });
+  const runs = new AgentToolRuns({
+    agent: client,
+    storage: storage ?? null,
+    storageKey: name,
+    throttleMs: 0,
+  });
+  const snap = () => session.getSnapshot();
+  return {
+    address,
+    client,
+    chat: session,
+    runs,
+    errors,
+    snap,
+    messages: () => snap().messages,
+    idle: () => snap().status === "ready" && !snap().isServerStreaming && !snap().isToolContinuation,
+    close() {
+      session.dispose();
+      runs.dispose();
+      client.close();
+    },
+  };
+}
+type Tab = ReturnType<typeof tab>;
+
+/** The transcript the server persisted, over HTTP. */
+async function persisted(t: Tab): Promise<UIMessage[]> {
+  const res = await fetch(t.client.getHttpUrl("get-messages"));
+  return (await res.json()) as UIMessage[];
+}
+
+/** Roles, part types, texts, tool states and outputs: what a user sees, ids aside. */
+const visible = (ms: readonly UIMessage[]) =>
+  ms.map((m) => ({
+    role: m.role,
+    parts: m.parts
+      .filter((p) => p.type !== "step-start")
+      .map((p) => {
+        const t = p as ToolPart & { text?: string };
+        return t.type.startsWith("tool-")
+          ? { type: t.type, state: t.state, output: t.output }
+          : { type: t.type, text: t.text };
+      }),
+  }));
+
+async function settled(t: Tab, what: string, pred: () => boolean, ms?: number) {
+  await until(what, () => t.idle() && pred(), ms);
+}
+
+let n = 0;
+const room = (s: string) => `cf-${s}-${Date.now().toString(36)}-${++n}`;
+
+const targets: Target[] = SKIP_REAL ? ["mock"] : ["real", "mock"];
+
+for (const target of targets) {
+  for (const host of ["ai-chat", "think"] as Host[]) {
+    describe.concurrent(`${target} server, ${host}`, () => {
+      it("plain text", { timeout: 60_000 }, async () => {
+        const t = tab(target, host, room("hello"));
+        await t.chat.sendMessage({ text: "hello" });
+        await settled(t, "reply", () => textOf(t.messages().at(-1)) !== "");
+        expect(textOf(t.messages().at(-1))).toBe("Hello! How can I help you today?");
+        expect(visible(t.messages())).toEqual(visible(await persisted(t)));
+        t.close();
+      });
+
+      it("server tool", { timeout: 60_000 }, async () => {
+        const t = tab(target, host, room("weather"));
+        await t.chat.sendMessage({ text: "what's the weather in Lisbon?" });
+        await settled(t, "reply", () => textOf(t.messages().at(-1)).endsWith("Done."));
+        expect(toolIn(t.messages(), "getWeather")?.output).toEqual({
+          city: "Lisbon",
+          temperatureC: 21,
+          condition: "sunny",
+        });
+        expect(visible(t.messages())).toEqual(visible(await persisted(t)));
+        t.close();
+      });
+
+      it("approval, approved: the continuation once, the transcript the server's", {
+        timeout: 60_000,
+      }, async () => {
+        const t = tab(target, host, room("pay"));
+        await t.chat.sendMessage({ text: "please pay ACME 250" });
+        await settled(
+          t,
+          "approval request",
+          () => toolIn(t.messages(), "processPayment")?.state === "approval-requested",
+        );
+        t.chat.addToolApprovalResponse({
+          id: toolIn(t.messages(), "processPayment")?.approval?.id ?? "",
+          approved: true,
+        });
+        await settled(t, "continuation", () => allText(t.messages()).includes("Done."));
+        expect(toolIn(t.messages(), "processPayment")).toMatchObject({
+          state: "output-available",
+          output: { ok: true, charged: 250, recipient: "ACME", txId: "tx_123" },
+        });
+        expect(occurrences(allText(t.messages()), "Tool processPayment returned")).toBe(1);
+        expect(visible(t.messages())).toEqual(visible(await persisted(t)));
+        t.close();
+      });
+
+      it("approval, denied: the tool is settled as denied and the turn goes on", {
+        timeout: 60_000,
+      }, async () => {
+        const t = tab(target, host, room("deny"));
+        await t.chat.sendMessage({ text: "please pay ACME 99" });
+        await settled(
+          t,
+          "approval request",
+          () => toolIn(t.messages(), "processPayment")?.state === "approval-requested",
+        );
+        t.chat.addToolApprovalResponse({
+          id: toolIn(t.messages(), "processPayment")?.approval?.id ?? "",
+          approved: false,
+        });
+        await settled(
+          t,
+          "denial settled",
+          () => toolIn(t.messages(), "processPayment")?.state === "output-denied",
+        );
+        await until("the server's copy", () => true);
+        expect(toolIn(await persisted(t), "processPayment")?.state).toBe("output-denied");
+        t.close();
+      });
+
+      it("client tool, and a custom denial of one", { timeout: 60_000 }, async () => {
+        const ok = tab(target, host, room("locate"), {
+          onToolCall: ({ toolCall, addToolOutput }) =>
+            addToolOutput({ toolCallId: toolCall.toolCallId, output: { lat: 38.72, lng: -9.14 } }),
+        });
+        await ok.chat.sendMessage({ text: "locate me please" });
+        await settled(ok, "continuation", () => allText(ok.messages()).includes("Done."));
+        expect(toolIn(ok.messages(), "getLocation")).toMatchObject({
+          state: "output-available",
+          output: { lat: 38.72, lng: -9.14 },
+        });
+        expect(occurrences(allText(ok.messages()), "Tool getLocation returned")).toBe(1);
+        expect(visible(ok.messages())).toEqual(visible(await persisted(ok)));
+        ok.close();
+
+        const no = tab(target, host, room("locate-no"), {
+          onToolCall: ({ toolCall, addToolOutput }) =>
+            addToolOutput({
+              toolCallId: toolCall.toolCallId,
+              state: "output-error",
+              errorText: "User declined",
+            }),
+        });
+        await no.chat.sendMessage({ text: "locate me please" });
+        await settled(no, "denial", () => toolIn(no.messages(), "getLocation")?.state === "output-error");
+        await until("server copy", () => true);
+        await settled(no, "turn end", () => true);
+        expect(toolIn(await persisted(no), "getLocation")).toMatchObject({
+          state: "output-error",
+          errorText: "User declined",
+        });
+        no.close();
+      });
+
+      it("agent tool with progress and milestones, beside its tool call; drill-in to the child", {
+        timeout: 60_000,
+      }, async () => {
+        const t = tab(target, host, room("research"));
+        await t.chat.sendMessage({ text: "research durable objects for me" });
+        await settled(t, "reply", () => textOf(t.messages().at(-1)).endsWith("Done."));
+        const call = toolIn(t.messages(), "research") as ToolPart;
+        const [run] = t.runs.getRunsForToolCall(call.toolCallId);
+        expect(run).toMatchObject({
+          runId: `agent-tool:${call.toolCallId}`,
+          agentType: "Researcher",
+          status: "completed",
+        });
+        expect(run?.milestones.map((m) => m.name)).toEqual(["sources-gathered"]);
+        expect(run?.progress?.fraction).toBe(0.75);
+        const gather = run?.parts.find((p) => p.type === "tool-gatherSources") as ToolPart | undefined;
+        expect(gather?.state).toBe("output-available");
+        const child = openChildChat(t.address, run as NonNullable<typeof run>, { throttleMs: 0 });
+        await until("child transcript", () => child.chat.getSnapshot().messages.length >= 2);
+        expect(textOf(child.chat.getSnapshot().messages.at(-1))).toBe(run?.summary);
+        child.close();
+        t.close();
+      });
+
+      it("fan-out of three runs, in display order", { timeout: 60_000 }, async () => {
+        const t = tab(target, host, room("fanout"));
+        await t.chat.sendMessage({ text: "fanout please" });
+        await settled(
+          t,
+          "reply",
+          () =>
+            textOf(t.messages().at(-1)).length > 0 && Object.keys(t.runs.getSnapshot().runsById).length === 3,
+        );
+        const runs = Object.values(t.runs.getSnapshot().runsById).sort((a, b) => a.order - b.order);
+        expect(runs.map((r) => [r.agentType, r.order, r.status])).toEqual([
+          ["Researcher", 0, "completed"],
+          ["FactChecker", 1, "completed"],
+          ["Summarizer", 2, "completed"],
+        ]);
+        t.close();
+      });
+
+      it("a detached run with notify: the turn ends first, then the notify message and a follow-up turn", {
+        timeout: 90_000,
+      }, async () => {
+        const t = tab(target, host, room("bg"));
+        await t.chat.sendMessage({ text: "start background research on websockets" });
+        await until(
+          "run done",
+          () => Object.values(t.runs.getSnapshot().runsById)[0]?.status === "completed",
+          60_000,
+        );
+        await settled(t, "follow-up", () => textOf(t.messages().at(-1)).startsWith("Noted"), 60_000);
+        const roles = t.messages().map((m) => m.role);
+        expect(roles).toEqual(["user", "assistant", "user", "assistant"]);
+        expect(textOf(t.messages()[2])).toContain('Background task "Researcher"');
+        expect(visible(t.messages())).toEqual(visible(await persisted(t)));
+        t.close();
+      });
+
+      it("reconnect in the middle of a long stream: nothing lost, nothing doubled", {
+        timeout: 60_000,
+      }, async () => {
+        const t = tab(target, host, room("slow"));
+        await t.chat.sendMessage({ text: "slow stream please" });
+        await until("a few words", () => textOf(t.messages().at(-1)).includes("word5"));
+        t.client.reconnect();
+        await settled(t, "all words", () => textOf(t.messages().at(-1)).endsWith("word39"), 30_000);
+        expect(textOf(t.messages().at(-1))).toBe(WORDS);
+        expect(visible(t.messages())).toEqual(visible(await persisted(t)));
+        t.close();
+      });
+
+      it("reconnect in the middle of an approval continuation", { timeout: 60_000 }, async () => {
+        const t = tab(target, host, room("pay-reconnect"));
+        await t.chat.sendMessage({ text: "please pay ACME 250" });
+        await settled(
+          t,
+          "approval request",
+          () => toolIn(t.messages(), "processPayment")?.state === "approval-requested",
+        );
+        t.chat.addToolApprovalResponse({
+          id: toolIn(t.messages(), "processPayment")?.approval?.id ?? "",
+          approved: true,
+        });
+        await until("continuation streaming", () => allText(t.messages()).includes("Tool "));
+        t.client.reconnect();
+        await settled(t, "continuation done", () => allText(t.messages()).includes("Done."), 30_000);
+        expect(occurrences(allText(t.messages()), "Tool processPayment returned")).toBe(1);
+        expect(visible(t.messages())).toEqual(visible(await persisted(t)));
+        t.close();
+      });
+
+      it("two tabs: the second sees the first's stream and messages, and its clear", {
+        timeout: 60_000,
+      }, async () => {
+        const name = room("tabs");
+        const a = tab(target, host, name);
+        const b = tab(target, host, name);
+        await until("both open", () => a.client.status === "open" && b.client.status === "open");
+        await a.chat.sendMessage({ text: "hello" });
+        await until("b sees it", () => b.snap().isServerStreaming || textOf(b.messages().at(-1)) !== "");
+        await settled(a, "a done", () => textOf(a.messages().at(-1)) !== "");
+        await settled(b, "b done", () => textOf(b.messages().at(-1)) === "Hello! How can I help you today?");
+        expect(visible(b.messages())).toEqual(visible(a.messages()));
+        a.chat.clearHistory();
+        await until("b cleared", () => b.messages().length === 0);
+        a.close();
+        b.close();
+      });
+
+      it("cancel: the partial answer stays and the next turn works", { timeout: 60_000 }, async () => {
+        const t = tab(target, host, room("cancel"));
+        await t.chat.sendMessage({ text: "slow stream please" });
+        await until("a few words", () => textOf(t.messages().at(-1)).includes("word3"));
+        t.chat.stop();
+        await settled(t, "stopped", () => true);
+        const partial = textOf(t.messages().at(-1));
+        expect(partial.startsWith("word0 word1 word2 word3")).toBe(true);
+        expect(partial).not.toContain("word39");
+        await t.chat.sendMessage({ text: "hello" });
+        await settled(
+          t,
+          "next turn",
+          () => textOf(t.messages().at(-1)) === "Hello! How can I help you today?",
+        );
+        t.close();
+      });
+
+      it("RPC and state", { timeout: 60_000 }, async () => {
+        const name = room("rpc");
+        const a = tab(target, host, name);
+        const b = tab(target, host, name);
+        await until("open", () => a.client.status === "open" && b.client.status === "open");
+        if (host === "ai-chat") {
+          await until("state", () => a.client.state !== undefined);
+          await expect(a.client.call("increment", [2])).resolves.toBe(2);
+          await until(
+            "b sees the state",
+            () => (b.client.state as { counter?: number } | undefined)?.counter === 2,
+          );
+        }
+        await expect(a.client.call("getInfo")).resolves.toMatchObject({ name });
+        await expect(a.client.call("nope")).rejects.toThrow("Method nope does not exist");
+        const chunks: unknown[] = [];
+        if (host === "ai-chat") {
+          await expect(a.client.call("countdown", [3], { onChunk: (c) => chunks.push(c) })).resolves.toBe(
+            "liftoff",
+          );
+          expect(chunks).toEqual([3, 2, 1]);
+        }
+        a.close();
+        b.close();
+      });
+
+      it("a page refresh in the middle of a background run", { timeout: 90_000 }, async () => {
+        const name = room("refresh");
+        const map = new Map<string, string>();
+        const storage: ProgressStorage = {
+          getItem: (k) => map.get(k) ?? null,
+          setItem: (k, v) => void map.set(k, v),
+        };
+        const first = tab(target, host, name, {}, storage);
+        await first.chat.sendMessage({ text: "start background research on websockets" });
+        await until(
+          "a milestone",
+          () => (Object.values(first.runs.getSnapshot().runsById)[0]?.milestones.length ?? 0) > 0,
+          60_000,
+        );
+        first.close();
+        const second = tab(target, host, name, {}, storage);
+        await until("replayed run", () => Object.keys(second.runs.getSnapshot().runsById).length === 1);
+        const [run] = Object.values(second.runs.getSnapshot().runsById);
+        expect(run?.milestones.map((m) => m.name)).toEqual(["sources-gathered"]);
+        await until("transcript", () => second.messages().length >= 2);
+        second.close();
+      });
+
+      if (host === "think")
+        it("a durable pause approved through approveExecution after a reconnect", {
+          timeout: 90_000,
+        }, async () => {
+          const name = room("deploy");
+          const first = tab(target, host, name);
+          await first.chat.sendMessage({ text: "deploy it" });
+          await settled(
+            first,
+            "paused",
+            () =>
+              (toolIn(first.messages(), "deploy")?.output as { status?: string } | undefined)?.status ===
+              "paused",
+          );
+          const paused = toolIn(first.messages(), "deploy")?.output as { executionId: string } | undefined;
+          const executionId = paused?.executionId ?? "";
+          first.close();
+          const later = tab(target, host, name);
+          await until("open", () => later.client.status === "open");
+          const pending = (await later.client.call("pendingApprovals")) as Array<{ executionId: string }>;
+          expect(pending.map((p) => p.executionId)).toContain(executionId);
+          await later.client.call("approveExecution", [executionId]);
+          await until(
+            "output replaced",
+            () => {
+              const out = toolIn(later.messages(), "deploy")?.output as
+                | { status?: string; ok?: boolean }
+                | undefined;
+              return out?.ok === true;
+            },
+            60_000,
+          );
+          await settled(later, "continuation", () => true, 60_000);
+          expect(toolIn(await persisted(later), "deploy")?.output).toMatchObject({ ok: true });
+          later.close();
+        });
+    });
+  }
+}
