@@ -225,6 +225,8 @@ export class ChatSession<M extends UIMessage = UIMessage> {
   private response(f: ChatResponseFrame) {
     const route = this.rm.route(f);
     if (!route.accept) return;
+    // Read before the route's commands run: a terminal frame's `stream-ended` forgets the stream's message.
+    const streamMessageId = this.streamMessage.get(f.id);
     this.run(route.commands, false);
     if (f.id === this.localRequest && this.status === "submitted") this.status = "streaming";
     if (f.error) {
@@ -247,7 +249,7 @@ export class ChatSession<M extends UIMessage = UIMessage> {
       }
     }
     if (f.done) {
-      const messageId = this.streamMessage.get(f.id);
+      const messageId = this.streamMessage.get(f.id) ?? streamMessageId;
       this.list.endStream(f.id);
       this.streamMessage.delete(f.id);
       this.endLocal(f.id);
