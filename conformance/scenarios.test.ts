@@ -433,6 +433,39 @@ for (const target of targets) {
       });
 
       if (host === "think")
+        it("Think action descriptors stay on the parts: approval-gated and durable pause", {
+          timeout: 60_000,
+        }, async () => {
+          const t = tab(target, host, room("descriptors"));
+          await t.chat.sendMessage({ text: "browse my orders" });
+          await settled(
+            t,
+            "approval request",
+            () => toolIn(t.messages(), "continueAfterLogin")?.state === "approval-requested",
+          );
+          const gated = toolIn(t.messages(), "continueAfterLogin") as ToolPart & {
+            approval: { descriptor?: Record<string, unknown> };
+          };
+          expect(gated.approval.descriptor).toMatchObject({
+            kind: "approval-gated",
+            toolCallId: gated.toolCallId,
+          });
+          expect(typeof gated.approval.descriptor?.summary).toBe("string");
+          await t.chat.sendMessage({ text: "deploy it" });
+          await settled(t, "paused", () => toolIn(t.messages(), "deploy")?.state === "output-available");
+          const paused = toolIn(t.messages(), "deploy") as ToolPart & {
+            approvalDescriptor?: Record<string, unknown>;
+          };
+          expect(paused.approvalDescriptor).toMatchObject({
+            kind: "durable-pause",
+            action: "deploy",
+            risk: "high",
+          });
+          expect(paused.output).toMatchObject({ status: "paused", action: "deploy" });
+          t.close();
+        });
+
+      if (host === "think")
         it("a durable pause approved through approveExecution after a reconnect", {
           timeout: 90_000,
         }, async () => {

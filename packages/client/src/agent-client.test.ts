@@ -150,6 +150,19 @@ describe("AgentClient against the mock server", () => {
     d.close();
   });
 
+  it("an async query is fetched once per connection and again after a disconnect (fresh token)", async () => {
+    let calls = 0;
+    const c = client("ac-query", { query: async () => ({ token: `t${++calls}` }), cacheTtl: 60_000 });
+    await c.ready;
+    expect(c.identified).toBe(true);
+    expect(calls).toBe(1);
+    expect(c.getHttpUrl("get-messages")).toContain("token=t1");
+    for (const conn of server.controller.instance("ChatAgent", "ac-query")?.conns ?? []) conn.terminate();
+    await until(() => calls === 2 && c.status === "open");
+    expect(c.getHttpUrl("get-messages")).toContain("token=t2");
+    c.close();
+  });
+
   it("reports a malformed frame through onError and keeps going", async () => {
     const errors: Error[] = [];
     const c = client("ac-bad", { onError: (e) => errors.push(e) });

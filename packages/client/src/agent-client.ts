@@ -161,6 +161,33 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
     for (const fn of [...this.watchers]) fn();
   }
 
+  /** True once the server has said who this instance is (`cf_agent_identity`), as on the official object. */
+  get identified(): boolean {
+    return this.identity !== undefined;
+  }
+
+  /** Resolves once the instance is identified (the official object's `ready`). */
+  get ready(): Promise<void> {
+    if (this.identified) return Promise.resolve();
+    return new Promise((resolve) => {
+      const off = this.subscribe(() => {
+        if (!this.identified) return;
+        off();
+        resolve();
+      });
+    });
+  }
+
+  /** The official object's name for `error`. */
+  get connectionError(): AgentConnectionError | null {
+    return this.error;
+  }
+
+  /** The sub-agent chain this connection addresses, root first (empty for a top-level agent). */
+  get path(): ReadonlyArray<{ agent: string; name: string }> {
+    return this.options.sub ?? [];
+  }
+
   /** `connecting` until the socket opens, `closed` after a close (reconnecting or not). */
   get status(): ConnectionStatus {
     const s = this.socket.readyState;

@@ -366,6 +366,9 @@ export function updateToolPart(target: PartsTarget, index: number, ctx: PartCont
       if (c.preliminary !== undefined) p.preliminary = c.preliminary;
       else if (p.preliminary !== undefined) delete p.preliminary;
       if (c.providerExecuted !== undefined) p.providerExecuted = c.providerExecuted;
+      // A Think durable pause sends its action descriptor beside the paused output; the part keeps it, as the
+      // server's persisted part does, so an approval card can show what is waiting.
+      if (c.approvalDescriptor !== undefined) p.approvalDescriptor = c.approvalDescriptor;
       return APPLIED;
     }
     case "tool-output-error": {
