@@ -18,7 +18,7 @@ import {
 } from "@runboard/protocol";
 import type { UIMessage } from "ai";
 import { createStore, type StoreApi } from "zustand/vanilla";
-import { coalesce } from "./notify.ts";
+import { coalesce, type Notifier } from "./notify.ts";
 
 /** Anything with a WebSocket-like surface: an `AgentClient`, the official `useAgent` result, a test double. */
 export interface ChatAgentLike {
@@ -174,7 +174,7 @@ export class ChatSession<M extends UIMessage = UIMessage> {
   }
 
   /** Publishes the new state, at most once per frame (or per `throttleMs`). */
-  private readonly changed: () => void;
+  private readonly changed: Notifier;
 
   private fail(error: Error, turnFailed = false) {
     if (turnFailed) {
@@ -260,6 +260,8 @@ export class ChatSession<M extends UIMessage = UIMessage> {
       }
     }
     this.changed();
+    // The end of a stream is shown at once, not on the next frame: nothing else is coming.
+    if (f.done) this.changed.flush();
   }
 
   private endLocal(id: string) {

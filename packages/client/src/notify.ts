@@ -1,20 +1,38 @@
 /**
  * Store notifications, coalesced: at most once per animation frame in browsers (a React commit per frame is
  * all a screen can show), or per `throttleMs`; `0` publishes every change at once. Elsewhere (Node, no
- * `requestAnimationFrame`) the default is every change.
+ * `requestAnimationFrame`) the default is every change. `flush()` publishes a pending change now: at the end
+ * of a stream nothing else is coming, so waiting for the next frame would only add latency.
  */
-export function coalesce(throttleMs: number | undefined, publish: () => void): () => void {
+export interface Notifier {
+  (): void;
+  flush(): void;
+}
+
+export function coalesce(throttleMs: number | undefined, publish: () => void): Notifier {
   if (throttleMs === 0 || (throttleMs === undefined && typeof requestAnimationFrame !== "function"))
-    return publish;
+    return Object.assign(() => publish(), { flush() {} });
   let scheduled = false;
-  const flush = () => {
-    scheduled = false;
-    publish();
-  };
-  return () => {
+  let generation = 0;
+  const notify = () => {
     if (scheduled) return;
     scheduled = true;
-    if (throttleMs === undefined) requestAnimationFrame(flush);
-    else setTimeout(flush, throttleMs);
+    const mine = ++generation;
+    const run = () => {
+      // A flush in between already published this change.
+      if (!scheduled || mine !== generation) return;
+      scheduled = false;
+      publish();
+    };
+    if (throttleMs === undefined) requestAnimationFrame(run);
+    else setTimeout(run, throttleMs);
   };
+  return Object.assign(notify, {
+    flush() {
+      if (!scheduled) return;
+      scheduled = false;
+      generation++;
+      publish();
+    },
+  });
 }
