@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { JSDOM } from "jsdom";
+import { chatStream } from "./chat-frames.mjs";
 
 // A DOM for React (with requestAnimationFrame: the client coalesces notifications per frame in browsers).
 const dom = new JSDOM("<!doctype html><div id=root></div>", {
@@ -35,24 +36,7 @@ const { createRoot } = await import("react-dom/client");
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const DELTAS = 20_000;
 
-const frame = (body, done = false) =>
-  JSON.stringify({
-    type: "cf_agent_use_chat_response",
-    id: "req1",
-    body: body ? JSON.stringify(body) : "",
-    done,
-  });
-const frames = [
-  frame({ type: "start", messageId: "a1" }),
-  frame({ type: "start-step" }),
-  frame({ type: "text-start", id: "t" }),
-];
-let expected = "";
-for (let i = 0; i < DELTAS; i++) {
-  expected += `w${i} `;
-  frames.push(frame({ type: "text-delta", id: "t", delta: `w${i} ` }));
-}
-frames.push(frame({ type: "text-end", id: "t" }), frame({ type: "finish" }), frame(null, true));
+const { frames, expected } = chatStream(DELTAS);
 
 const textOf = (m) =>
   (m?.parts ?? [])

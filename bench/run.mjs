@@ -4,6 +4,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { performance } from "node:perf_hooks";
+import { chatStream } from "./chat-frames.mjs";
 
 execFileSync("npx", ["tsc", "-b", "packages/protocol"], { stdio: "inherit" });
 const { AgentToolRunsReducer, MessageList, parseChunkBody, parseServerFrame } = await import(
@@ -33,25 +34,7 @@ function measure(contenders) {
 
 // ───────────── chat: 20,000 text deltas, frames in → final message ─────────────
 const DELTAS = 20_000;
-const frame = (body, done = false) =>
-  JSON.stringify({
-    type: "cf_agent_use_chat_response",
-    id: "req1",
-    body: body ? JSON.stringify(body) : "",
-    done,
-  });
-const chatFrames = [
-  frame({ type: "start", messageId: "a1" }),
-  frame({ type: "start-step" }),
-  frame({ type: "text-start", id: "t" }),
-];
-let expected = "";
-for (let i = 0; i < DELTAS; i++) {
-  const delta = `w${i} `;
-  expected += delta;
-  chatFrames.push(frame({ type: "text-delta", id: "t", delta }));
-}
-chatFrames.push(frame({ type: "text-end", id: "t" }), frame({ type: "finish" }), frame(null, true));
+const { frames: chatFrames, expected } = chatStream(DELTAS);
 
 const textOf = (m) =>
   m.parts

@@ -1,6 +1,7 @@
 import { createMockAgentServer, demoAgents, type MockAgentServer } from "@runboard/mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
+import { until } from "../test/helpers.ts";
 import { AgentClient, type AgentClientOptions, AgentConnectionError } from "./agent-client.ts";
 
 let server: MockAgentServer;
@@ -23,14 +24,6 @@ function client(name: string, extra: Partial<AgentClientOptions<Counter>> = {}) 
     ...extra,
   });
 }
-
-const until = async (pred: () => boolean, ms = 3000) => {
-  const end = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 5));
-  }
-};
 
 describe("AgentClient against the mock server", () => {
   it("connects to the official URL and learns identity, state and the MCP list", async () => {

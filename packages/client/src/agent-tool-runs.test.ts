@@ -2,6 +2,7 @@ import { createMockAgentServer, demoAgents, type MockAgentServer } from "@runboa
 import type { UIMessage } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
+import { room, until } from "../test/helpers.ts";
 import { AgentClient, type AgentClientOptions } from "./agent-client.ts";
 import { AgentToolRuns, type ProgressStorage } from "./agent-tool-runs.ts";
 import { ChatSession } from "./chat-session.ts";
@@ -13,14 +14,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const until = async (pred: () => boolean, ms = 8000) => {
-  const end = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 5));
-  }
-};
-const room = () => `tr-${Math.random().toString(36).slice(2, 10)}`;
 const address = (name: string): AgentClientOptions => ({
   agent: "ChatAgent",
   name,
@@ -40,7 +33,7 @@ const textOf = (parts: readonly UIMessage["parts"][number][]) =>
 
 describe("AgentToolRuns against the mock server", () => {
   it("builds the research run beside its tool call: parts, progress, milestone, summary", async () => {
-    const client = new AgentClient(address(room()));
+    const client = new AgentClient(address(room("tr")));
     const runs = new AgentToolRuns({ agent: client, storage: null, throttleMs: 0 });
     const chat = new ChatSession({ agent: client, throttleMs: 0 });
     await chat.sendMessage({ text: "research durable objects for me" });
@@ -71,7 +64,7 @@ describe("AgentToolRuns against the mock server", () => {
   });
 
   it("fan-out: three runs in display order; fail: error and interrupted runs with their reasons", async () => {
-    const client = new AgentClient(address(room()));
+    const client = new AgentClient(address(room("tr")));
     const runs = new AgentToolRuns({ agent: client, storage: null, throttleMs: 0 });
     const chat = new ChatSession({ agent: client, throttleMs: 0 });
     await chat.sendMessage({ text: "fanout please" });
@@ -102,7 +95,7 @@ describe("AgentToolRuns against the mock server", () => {
   });
 
   it("a page refresh during a background run: replay brings the run back, storage brings its progress back", async () => {
-    const name = room();
+    const name = room("tr");
     const storage = memoryStorage();
     const first = new AgentClient(address(name));
     const runs1 = new AgentToolRuns({ agent: first, storage, storageKey: name, throttleMs: 0 });
@@ -128,7 +121,7 @@ describe("AgentToolRuns against the mock server", () => {
   });
 
   it("drills into a child run: its own transcript over the sub-agent URL", async () => {
-    const name = room();
+    const name = room("tr");
     const client = new AgentClient(address(name));
     const runs = new AgentToolRuns({ agent: client, storage: null, throttleMs: 0 });
     const chat = new ChatSession({ agent: client, throttleMs: 0 });

@@ -6,6 +6,7 @@ import { createMockAgentServer, demoAgents, type MockAgentServer } from "@runboa
 import type { UIMessage } from "ai";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
+import { room, textOf, until } from "../test/helpers.ts";
 import { AgentClient } from "./agent-client.ts";
 import { ChatSession } from "./chat-session.ts";
 
@@ -16,18 +17,6 @@ beforeAll(async () => {
 afterAll(() => server.close());
 afterEach(() => server.controller.clearFaults());
 
-const until = async (pred: () => boolean, ms = 8000) => {
-  const end = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 5));
-  }
-};
-const textOf = (m: UIMessage | undefined) =>
-  (m?.parts ?? [])
-    .filter((p) => p.type === "text")
-    .map((p) => (p as { text: string }).text)
-    .join("");
 const WORDS = Array.from({ length: 40 }, (_, i) => `word${i}`).join(" ");
 
 function connect(name: string) {
@@ -53,11 +42,10 @@ function connect(name: string) {
   };
   return { client, chat, errors, last, idle, inject, close };
 }
-const room = () => `cf-${Math.random().toString(36).slice(2, 10)}`;
 
 describe("ChatSession under bad input and faults", () => {
   it("a malformed chat frame is reported through onError and changes nothing; the next turn works", async () => {
-    const s = connect(room());
+    const s = connect(room("cf"));
     await s.chat.sendMessage({ text: "hello" });
     await until(() => s.idle() && textOf(s.last()) !== "");
     const before = s.chat.getSnapshot().messages;
@@ -75,7 +63,7 @@ describe("ChatSession under bad input and faults", () => {
   });
 
   it("a chunk body that is not JSON is reported and skipped; the stream goes on", async () => {
-    const name = room();
+    const name = room("cf");
     const s = connect(name);
     await s.chat.sendMessage({ text: "slow stream please" });
     await until(() => textOf(s.last()).includes("word2"));
@@ -90,7 +78,7 @@ describe("ChatSession under bad input and faults", () => {
   });
 
   it("the server drops the socket mid-stream: the client reconnects, resumes, and ends with every word once", async () => {
-    const name = room();
+    const name = room("cf");
     const s = connect(name);
     await s.chat.sendMessage({ text: "slow stream please" });
     await until(() => textOf(s.last()).includes("word4"));
@@ -102,7 +90,7 @@ describe("ChatSession under bad input and faults", () => {
   });
 
   it("a duplicated offer is acknowledged once: the replay is applied once", async () => {
-    const name = room();
+    const name = room("cf");
     const s = connect(name);
     await s.chat.sendMessage({ text: "slow stream please" });
     await until(() => textOf(s.last()).includes("word3"));
@@ -114,7 +102,7 @@ describe("ChatSession under bad input and faults", () => {
   });
 
   it("a resume_none for a stale probe does not tear down a live stream", async () => {
-    const name = room();
+    const name = room("cf");
     const observer = connect(name);
     const sender = connect(name);
     await until(() => observer.client.status === "open" && sender.client.status === "open");
@@ -132,7 +120,7 @@ describe("ChatSession under bad input and faults", () => {
   });
 
   it("a stream whose done never comes is closed by the next reconnect's authoritative idle", async () => {
-    const name = room();
+    const name = room("cf");
     const s = connect(name);
     // The terminal frame is held back far longer than the test runs.
     server.controller.delay((f) => f.name === name && f.frame.done === true, 60_000);
@@ -149,7 +137,7 @@ describe("ChatSession under bad input and faults", () => {
   });
 
   it("RPC replies for unknown ids are ignored; calls keep working", async () => {
-    const s = connect(room());
+    const s = connect(room("cf"));
     await until(() => s.client.status === "open");
     s.inject('{"type":"rpc","id":"never-sent","success":true,"result":1,"done":true}');
     s.inject('{"type":"rpc","id":"never-sent-2","success":false,"error":"boom"}');

@@ -10,6 +10,7 @@ import {
 import type { UIMessage } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
+import { textOf, until } from "../test/helpers.ts";
 import { AgentClient } from "./agent-client.ts";
 import { ChatSession, type ChatSessionOptions } from "./chat-session.ts";
 
@@ -37,18 +38,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const until = async (pred: () => boolean, ms = 8000) => {
-  const end = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 5));
-  }
-};
-const textOf = (m: UIMessage | undefined) =>
-  (m?.parts ?? [])
-    .filter((p) => p.type === "text")
-    .map((p) => (p as { text: string }).text)
-    .join("");
 let n = 0;
 function open(opts: Partial<ChatSessionOptions> = {}, name = `opt-${++n}-${Date.now()}`, on = server) {
   const client = new AgentClient({

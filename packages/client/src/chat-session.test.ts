@@ -7,6 +7,7 @@ import type { UIMessage } from "ai";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { loadTranscript, Normalizer } from "../../../mock-server/test/normalize.ts";
+import { room, textOf, until } from "../test/helpers.ts";
 import { AgentClient } from "./agent-client.ts";
 import { ChatSession, type ChatSessionOptions } from "./chat-session.ts";
 
@@ -24,8 +25,6 @@ afterEach(() => {
   }
 });
 
-const room = () => `cs-${Math.random().toString(36).slice(2, 10)}`;
-
 function connect(agent: "ChatAgent" | "ThinkAgent", name: string, opts: Partial<ChatSessionOptions> = {}) {
   const client = new AgentClient({
     agent,
@@ -39,19 +38,6 @@ function connect(agent: "ChatAgent" | "ThinkAgent", name: string, opts: Partial<
   return { client, chat };
 }
 
-const until = async (pred: () => boolean, ms = 8000) => {
-  const end = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 5));
-  }
-};
-
-const textOf = (m: UIMessage | undefined) =>
-  (m?.parts ?? [])
-    .filter((p) => p.type === "text")
-    .map((p) => (p as { text: string }).text)
-    .join("");
 const last = (chat: ChatSession) => chat.getSnapshot().messages.at(-1);
 const idle = (chat: ChatSession) => {
   const s = chat.getSnapshot();
@@ -95,7 +81,7 @@ function realFinal(host: "ai-chat" | "think", scenario: string): UIMessage[] {
 
 describe("ChatSession against the mock server", () => {
   it("plain text: submitted, streaming, ready; the transcript is the server's", async () => {
-    const { chat } = connect("ChatAgent", room());
+    const { chat } = connect("ChatAgent", room("cs"));
     const seen = new Set<string>();
     chat.subscribe(() => seen.add(chat.getSnapshot().status));
     await chat.sendMessage({ text: "hello" });
@@ -106,7 +92,7 @@ describe("ChatSession against the mock server", () => {
   });
 
   it("an approval, approved: the continuation lands in the same message, as the server persists it", async () => {
-    const { chat } = connect("ChatAgent", room());
+    const { chat } = connect("ChatAgent", room("cs"));
     await chat.sendMessage({ text: "please pay ACME 250" });
     await until(() => tool(chat, "processPayment")?.state === "approval-requested" && idle(chat));
     chat.addToolApprovalResponse({ id: tool(chat, "processPayment")?.approval?.id ?? "", approved: true });
@@ -116,7 +102,7 @@ describe("ChatSession against the mock server", () => {
   });
 
   it("an approval, denied: output-denied and the agent says it did not run the tool", async () => {
-    const { chat } = connect("ChatAgent", room());
+    const { chat } = connect("ChatAgent", room("cs"));
     await chat.sendMessage({ text: "please pay ACME 99" });
     await until(() => tool(chat, "processPayment")?.state === "approval-requested" && idle(chat));
     chat.addToolApprovalResponse({ id: tool(chat, "processPayment")?.approval?.id ?? "", approved: false });
@@ -126,7 +112,7 @@ describe("ChatSession against the mock server", () => {
   });
 
   it("Think: the approval continuation ends as the server's transcript, without the duplicate the official client keeps", async () => {
-    const { chat } = connect("ThinkAgent", room());
+    const { chat } = connect("ThinkAgent", room("cs"));
     await chat.sendMessage({ text: "please pay ACME 250" });
     await until(() => tool(chat, "processPayment")?.state === "approval-requested" && idle(chat));
     chat.addToolApprovalResponse({ id: tool(chat, "processPayment")?.approval?.id ?? "", approved: true });
@@ -135,7 +121,7 @@ describe("ChatSession against the mock server", () => {
   });
 
   it("a client tool through onToolCall continues the turn; no duplicate message", async () => {
-    const { chat } = connect("ChatAgent", room(), {
+    const { chat } = connect("ChatAgent", room("cs"), {
       onToolCall: ({ toolCall, addToolOutput }) => {
         if (toolCall.toolName === "getLocation")
           addToolOutput({ toolCallId: toolCall.toolCallId, output: { lat: 38.72, lng: -9.14 } });
@@ -147,7 +133,7 @@ describe("ChatSession against the mock server", () => {
   });
 
   it("a custom denial of a client tool (output-error with a reason) reaches the server", async () => {
-    const name = room();
+    const name = room("cs");
     const { chat } = connect("ChatAgent", name, {
       onToolCall: ({ toolCall, addToolOutput }) =>
         addToolOutput({
@@ -168,7 +154,7 @@ describe("ChatSession against the mock server", () => {
   });
 
   it("a reconnect in the middle of a long stream loses and repeats nothing", async () => {
-    const { chat, client } = connect("ChatAgent", room());
+    const { chat, client } = connect("ChatAgent", room("cs"));
     await chat.sendMessage({ text: "slow stream please" });
     await until(() => textOf(last(chat)).includes("word5"));
     client.reconnect();
@@ -178,7 +164,7 @@ describe("ChatSession against the mock server", () => {
   });
 
   it("two tabs: the second sees the first one's stream and messages, and its clear", async () => {
-    const name = room();
+    const name = room("cs");
     const a = connect("ChatAgent", name);
     const b = connect("ChatAgent", name);
     await until(() => a.client.status === "open" && b.client.status === "open");
@@ -191,7 +177,7 @@ describe("ChatSession against the mock server", () => {
   });
 
   it("stop() cancels the live turn: the server ends it aborted and the partial text stays", async () => {
-    const { chat } = connect("ChatAgent", room());
+    const { chat } = connect("ChatAgent", room("cs"));
     await chat.sendMessage({ text: "slow stream please" });
     await until(() => textOf(last(chat)).includes("word3"));
     chat.stop();
@@ -204,7 +190,7 @@ describe("ChatSession against the mock server", () => {
   });
 
   it("a detached run: the turn ends, later the notify message and the follow-up turn arrive", async () => {
-    const { chat } = connect("ChatAgent", room());
+    const { chat } = connect("ChatAgent", room("cs"));
     await chat.sendMessage({ text: "start background research on websockets" });
     await until(() => chat.getSnapshot().messages.some((m) => m.id.startsWith("detached-finish:")), 15_000);
     await until(() => idle(chat) && textOf(last(chat)).startsWith("Noted"));
@@ -213,13 +199,13 @@ describe("ChatSession against the mock server", () => {
   });
 
   it("loads the transcript over HTTP on connect, and a Think agent pushes it", async () => {
-    const name = room();
+    const name = room("cs");
     const first = connect("ChatAgent", name);
     await first.chat.sendMessage({ text: "hello" });
     await until(() => idle(first.chat) && textOf(last(first.chat)) !== "");
     const second = connect("ChatAgent", name);
     await until(() => second.chat.getSnapshot().messages.length === 2);
-    const thinkName = room();
+    const thinkName = room("cs");
     const t1 = connect("ThinkAgent", thinkName);
     await t1.chat.sendMessage({ text: "hello" });
     await until(() => idle(t1.chat) && textOf(last(t1.chat)) !== "");

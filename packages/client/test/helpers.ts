@@ -1,0 +1,21 @@
+/** Small helpers the client's tests share. */
+import type { UIMessage } from "ai";
+
+/** Polls until `pred` holds; fails with `what` after `ms`. Tests never assert on the time it took. */
+export async function until(pred: () => boolean, ms = 8000, what = "condition"): Promise<void> {
+  const end = Date.now() + ms;
+  while (!pred()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for: ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** The text parts of a message, joined. */
+export const textOf = (m: Pick<UIMessage, "parts"> | undefined): string =>
+  (m?.parts ?? [])
+    .filter((p) => p.type === "text")
+    .map((p) => (p as { text: string }).text)
+    .join("");
+
+/** A fresh instance name per test, so tests never share an agent. */
+export const room = (prefix: string): string => `${prefix}-${Math.random().toString(36).slice(2, 10)}`;
