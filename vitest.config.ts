@@ -61,6 +61,8 @@ export default defineConfig({
         test: {
           name: "browser",
           include: ["**/*.browser.test.{ts,tsx}"],
+          // A browser cannot start a server: the mock runs in Node and the tests get its port.
+          globalSetup: ["packages/client/test/mock-global-setup.ts"],
           exclude,
           browser: {
             enabled: true,
