@@ -3,7 +3,6 @@
  * says what happened, the transcript stays consistent, and the next turn works.
  */
 import { createMockAgentServer, demoAgents, type MockAgentServer } from "@runboard/mock-server";
-import type { UIMessage } from "ai";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { room, textOf, until } from "../test/helpers.ts";
