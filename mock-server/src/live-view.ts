@@ -70,9 +70,10 @@ export class LiveViews {
 
   /** The page for a path below `/live-view/`, or why there is none. */
   page(rest: string): { status: 200; html: string } | { status: 404 | 410 } {
-    const [id, view] = rest.split("/");
+    const [id, view, ...more] = rest.split("/");
     const m = id ? this.pages.get(id) : undefined;
-    if (!m || (view !== undefined && view !== "devtools")) return { status: 404 };
+    // `<id>` or `<id>/devtools`, nothing else: a path below a page is not a page.
+    if (!m || more.length > 0 || (view !== undefined && view !== "devtools")) return { status: 404 };
     if (this.now() >= m.expiresAt) return { status: 410 };
     return { status: 200, html: view === "devtools" ? devtoolsPage(m.target) : tabPage(m.target) };
   }
