@@ -9,6 +9,8 @@ export default defineConfig({
     // Source, not dist: protocol edits show up without a rebuild.
     alias: {
       "@runboard/protocol": fileURLToPath(new URL("../packages/protocol/src/index.ts", import.meta.url)),
+      "@runboard/client": fileURLToPath(new URL("../packages/client/src/index.ts", import.meta.url)),
+      "@runboard/react": fileURLToPath(new URL("../packages/react/src/index.ts", import.meta.url)),
     },
   },
   server: { host: "127.0.0.1" },
