@@ -64,6 +64,7 @@ export function App() {
         {chat.messages.map((m) => (
           <article key={m.id} data-role={m.role} aria-label={m.role === "user" ? "You" : "Agent"}>
             {m.parts.map((p, i) => {
+              // biome-ignore lint/suspicious/noArrayIndexKey: text parts have no id, and parts are only ever appended.
               if (p.type === "text") return <p key={`${m.id}-${i}`}>{p.text}</p>;
               if (!isTool(p)) return null;
               const childRuns = runs.getRunsForToolCall(p.toolCallId);
