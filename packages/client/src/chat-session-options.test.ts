@@ -159,4 +159,18 @@ describe("ChatSession options", () => {
     s.close();
     await realTime.close();
   });
+
+  it("onTurnEnd reports each request's end with its user message ids, and aborted for a stopped one", async () => {
+    const ends: Array<{ requestId: string; messageIds?: string[]; outcome: string }> = [];
+    const s = open({ onTurnEnd: (e) => ends.push(e) });
+    await s.chat.sendMessage({ id: "u-1", role: "user", parts: [{ type: "text", text: "hi" }] });
+    await until(() => ends.length === 1);
+    expect(ends[0]).toMatchObject({ messageIds: ["u-1"], outcome: "completed" });
+    await s.chat.sendMessage({ id: "u-2", role: "user", parts: [{ type: "text", text: "slow" }] });
+    await until(() => textOf(s.last()).includes("w2"));
+    s.chat.stop();
+    await until(() => ends.length === 2);
+    expect(ends[1]).toMatchObject({ messageIds: ["u-2"], outcome: "aborted" });
+    s.close();
+  });
 });

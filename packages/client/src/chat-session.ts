@@ -102,6 +102,23 @@ export interface ChatSessionOptions<M extends UIMessage = UIMessage> {
   /** Wire errors, turn errors, tool failures. Never thrown into the app. */
   onError?: (error: Error) => void;
   /**
+   * Once per chat request that ends (this tab's, another tab's, a server turn, or one replayed on reconnect),
+   * with the user message ids it carried: settle optimistic sends by the ids the client minted.
+   */
+  onTurnEnd?: (event: {
+    requestId: string;
+    messageIds?: string[];
+    outcome: "completed" | "error" | "aborted" | "skipped";
+    error?: string;
+    replay: boolean;
+  }) => void;
+  /** Sent with the `get-messages` request. */
+  credentials?: RequestCredentials;
+  headers?: HeadersInit;
+  /** The official option names for `throttleMs` (`false`: every change). */
+  throttle?: number | false;
+  experimental_throttle?: number;
+  /**
    * Minimum time between notifications to subscribers. Default: one animation frame in browsers, none
    * elsewhere. `0` notifies on every change.
    */
@@ -140,7 +157,10 @@ export class ChatSession<M extends UIMessage = UIMessage> {
     this.list = new MessageList(options.messages ?? []);
     this.rm = new ResumeMachine({ createId: () => nanoid(8), resume: options.resume !== false });
     this.store = createStore<ChatSnapshot<M>>(() => this.compute());
-    this.changed = coalesce(options.throttleMs, () => {
+    const throttle =
+      options.throttleMs ??
+      (options.throttle === false ? 0 : (options.throttle ?? options.experimental_throttle));
+    this.changed = coalesce(throttle, () => {
       if (!this.disposed) this.store.setState(this.compute(), true);
     });
     const { agent } = options;
@@ -233,6 +253,7 @@ export class ChatSession<M extends UIMessage = UIMessage> {
       this.list.endStream(f.id);
       this.endLocal(f.id);
       this.fail(new Error(f.body || "Stream error"), route.origin === "local");
+      this.turnEnded(f, "error");
       return this.changed();
     }
     if (f.body) {
@@ -253,6 +274,7 @@ export class ChatSession<M extends UIMessage = UIMessage> {
       this.list.endStream(f.id);
       this.streamMessage.delete(f.id);
       this.endLocal(f.id);
+      this.turnEnded(f, f.outcome === "aborted" || f.outcome === "skipped" ? f.outcome : "completed");
       if (f.outcome !== "aborted") {
         const message = this.list.messages.find((m) => m.id === messageId) as M | undefined;
         this.options.onFinish?.({ message, streamId: f.id });
@@ -262,6 +284,16 @@ export class ChatSession<M extends UIMessage = UIMessage> {
     this.changed();
     // The end of a stream is shown at once, not on the next frame: nothing else is coming.
     if (f.done) this.changed.flush();
+  }
+
+  private turnEnded(f: ChatResponseFrame, outcome: "completed" | "error" | "aborted" | "skipped") {
+    this.options.onTurnEnd?.({
+      requestId: f.id,
+      ...(f.messageIds ? { messageIds: f.messageIds } : {}),
+      outcome: f.error ? "error" : outcome,
+      ...(f.error ? { error: f.body } : {}),
+      replay: f.replay === true,
+    });
   }
 
   private endLocal(id: string) {
@@ -343,7 +375,10 @@ export class ChatSession<M extends UIMessage = UIMessage> {
       let messages: M[] | undefined;
       if (getInitialMessages) messages = await getInitialMessages(url === undefined ? {} : { url });
       else if (url) {
-        const res = await fetch(url);
+        const res = await fetch(url, {
+          ...(this.options.credentials ? { credentials: this.options.credentials } : {}),
+          ...(this.options.headers ? { headers: this.options.headers } : {}),
+        });
         if (res.ok) messages = (await res.json()) as M[];
       }
       // A stream or a snapshot that arrived meanwhile is newer than this answer.
