@@ -4,7 +4,7 @@
  * (`reference/real-server.md`, the recorded transcripts) or the reference section it follows.
  */
 import type { ClientFrame, ServerFrame } from "@runboard/protocol";
-import { MessageList } from "@runboard/protocol";
+import { MessageList, messageShape } from "@runboard/protocol";
 import type { UIMessage, UIMessageChunk } from "ai";
 import { builtinCallable } from "./builtins.ts";
 import { ChatStream } from "./chat-stream.ts";
@@ -231,7 +231,12 @@ export class AgentInstance {
   // ───────────────────────────── RPC ─────────────────────────────
 
   private async rpc(conn: MockConnection, id: string, method: string, args: unknown[]) {
-    const spec = this.def.callables?.[method] ?? builtinCallable(this, method);
+    // Own keys only: `toString` or `constructor` are not callables (an inherited member would answer).
+    const own =
+      this.def.callables && Object.hasOwn(this.def.callables, method)
+        ? this.def.callables[method]
+        : undefined;
+    const spec = own ?? builtinCallable(this, method);
     if (!spec) {
       const exists = BUILTIN_METHODS.includes(method) || this.def.methods?.includes(method);
       const error = exists ? `Method ${method} is not callable` : `Method ${method} does not exist`;
@@ -285,6 +290,8 @@ export class AgentInstance {
     try {
       body = JSON.parse(rawBody);
       if (!body || typeof body !== "object" || !Array.isArray(body.messages)) throw new Error("no messages");
+      // Every element must be a message, or nothing of the request reaches the other sockets.
+      for (const m of body.messages as unknown[]) if (messageShape(m)) throw new Error("bad message");
     } catch {
       // The real server logs and sends no response frame (reference §3.2).
       this.svc.log(`mock-server: ${this.agent}/${this.name}: chat request ${id} has no valid body; ignored`);
@@ -382,7 +389,10 @@ export class AgentInstance {
 
   private enqueue(t: QueuedTurn) {
     this.queue.push(t);
-    if (!this.active) void this.pump();
+    // A stream restored after an eviction is not live: the next turn replaces it, as the real server's
+    // ResumableStream.start() does, keeping the partial message.
+    if (this.active?.stream.status === "orphaned") this.finishOrphan();
+    else if (!this.active) void this.pump();
   }
 
   private async pump() {
@@ -680,6 +690,24 @@ export class AgentInstance {
 
   private toolResult(conn: MockConnection, f: Extract<ClientFrame, { type: "cf_agent_tool_result" }>) {
     const g = this.gates.get(f.toolCallId);
+    // Only a part still waiting takes a result; one for a settled part is a silent no-op (reference §4.3).
+    const waiting = this.messages.some((m) =>
+      m.parts.some((p) => {
+        const t = p as { toolCallId?: string; state?: string };
+        return (
+          t.toolCallId === f.toolCallId &&
+          (t.state === "input-available" ||
+            t.state === "approval-requested" ||
+            t.state === "approval-responded")
+        );
+      }),
+    );
+    if (!waiting) {
+      this.svc.log(
+        `mock-server: ${this.agent}/${this.name}: tool result for a tool call that is not waiting; ignored`,
+      );
+      return;
+    }
     const updated = this.updateToolPart(f.toolCallId, (p) => {
       if (f.state === "output-error") {
         p.state = "output-error";
