@@ -53,25 +53,27 @@ const common: Record<string, (inst: AgentInstance) => Fn> = {
   },
 };
 
+/** Pending executions, or only `executionId` when one is given (both listing callables take it, as on Think). */
+const pending = (inst: AgentInstance, executionId: unknown) =>
+  [...inst.runs.executions.values()].filter(
+    (e) => e.status === "pending" && (typeof executionId !== "string" || e.executionId === executionId),
+  );
+
 const think: Record<string, (inst: AgentInstance) => Fn> = {
-  pendingApprovals: (inst) => () =>
-    [...inst.runs.executions.values()]
-      .filter((e) => e.status === "pending")
-      .map((e) => ({
-        executionId: e.executionId,
-        source: "action",
-        descriptor: { ...e.step.descriptor, toolCallId: e.toolCallId, input: e.input },
-      })),
-  pendingExecutions: (inst) => () =>
-    [...inst.runs.executions.values()]
-      .filter((e) => e.status === "pending")
-      .map((e) => ({
-        executionId: e.executionId,
-        toolCallId: e.toolCallId,
-        action: e.step.descriptor.action,
-        input: e.input,
-        createdAt: e.createdAt,
-      })),
+  pendingApprovals: (inst) => (_api, executionId) =>
+    pending(inst, executionId).map((e) => ({
+      executionId: e.executionId,
+      source: "action",
+      descriptor: { ...e.step.descriptor, toolCallId: e.toolCallId, input: e.input },
+    })),
+  pendingExecutions: (inst) => (_api, executionId) =>
+    pending(inst, executionId).map((e) => ({
+      executionId: e.executionId,
+      toolCallId: e.toolCallId,
+      action: e.step.descriptor.action,
+      input: e.input,
+      createdAt: e.createdAt,
+    })),
   approveExecution: (inst) => (_api, executionId) => settle(inst, executionId, "completed"),
   rejectExecution: (inst) => (_api, executionId, reason) =>
     settle(inst, executionId, "rejected", typeof reason === "string" ? reason : undefined),
@@ -100,14 +102,15 @@ function settle(
   const output =
     status === "completed"
       ? e.result
-      : { status: "rejected", executionId: e.executionId, action, reason: reason ?? "Rejected" };
+      : { status: "rejected", executionId: e.executionId, action, reason: reason ?? "Rejected by user" };
   inst.updateToolOutput(e.toolCallId, output, { dropAfter: status === "completed" });
   const line =
     status === "completed"
       ? `Approved: ${summary} is done.`
       : `${summary} was rejected${reason ? `: ${reason}` : ""}, so I did not run it.`;
   void inst.runProgrammatic([text(line)], { continuation: true });
-  return { executionId: e.executionId, status, ...(status === "completed" ? { result: e.result } : {}) };
+  // Think answers a rejection with the rejected output itself.
+  return status === "completed" ? { executionId: e.executionId, status, result: e.result } : output;
 }
 
 /** The built-in callable for `method` on this instance, if any. */

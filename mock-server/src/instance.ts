@@ -60,6 +60,8 @@ interface ActiveTurn {
   owner?: MockConnection;
   player?: Player;
   ctx?: TurnContext;
+  /** The history was cleared while it ran: it stops and leaves nothing in the transcript. */
+  cleared?: boolean;
 }
 
 const BUILTIN_METHODS = [
@@ -515,6 +517,23 @@ export class AgentInstance {
     const cont = stream.continuation ? { continuation: true } : {};
     const mids = stream.messageIds ? { messageIds: stream.messageIds } : {};
     this.transcript.endStream(stream.id);
+    if (turn.cleared) {
+      this.active = undefined;
+      this.pendingResume.clear();
+      stream.status = "aborted";
+      this.transcript.replaceAll([]);
+      this.broadcast({
+        body: "",
+        done: true,
+        id: stream.id,
+        type: "cf_agent_use_chat_response",
+        ...cont,
+        ...mids,
+        outcome: "aborted",
+      });
+      void this.pump();
+      return;
+    }
     this.active = undefined;
     this.pendingResume.clear();
     this.remember(stream);
@@ -615,6 +634,24 @@ export class AgentInstance {
   }
 
   private clear(conn: MockConnection) {
+    // As AIChatAgent's resetTurnState: the running turn stops and queued ones are skipped (their senders are
+    // told), so nothing written before the clear comes back after it.
+    for (const q of this.queue.splice(0)) {
+      if (q.originator && this.conns.has(q.originator))
+        this.send(q.originator, {
+          body: "",
+          done: true,
+          id: q.id,
+          type: "cf_agent_use_chat_response",
+          outcome: "skipped",
+          ...(q.messageIds ? { messageIds: q.messageIds } : {}),
+        });
+    }
+    const live = this.active;
+    if (live && live.stream.status !== "orphaned") {
+      live.cleared = true;
+      live.abort.abort();
+    }
     this.transcript.replaceAll([]);
     this.gates.clear();
     this.recent.clear();

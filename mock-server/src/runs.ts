@@ -23,6 +23,8 @@ interface RunRecord {
   terminal?: AgentToolEvent;
   abort: AbortController;
   cancelReason?: string;
+  /** The host was evicted mid-run (`stopAll`): the run ends with no terminal event and no notify. */
+  stopped?: boolean;
 }
 
 /** A Think durable pause waiting for `approveExecution` / `rejectExecution`. */
@@ -99,7 +101,8 @@ export class RunRegistry {
     const runId = ids.detachedRunId();
     void this.run(step.run, runId, undefined, step.run.display, step.narrateMilestones === true).then(
       (res) => {
-        if (step.notify !== false) this.deliverDetached(step, runId, res.outcome, res.summary);
+        if (step.notify !== false && !res.stopped)
+          this.deliverDetached(step, runId, res.outcome, res.summary);
       },
     );
     return runId;
@@ -111,7 +114,7 @@ export class RunRegistry {
     parentToolCallId: string | undefined,
     display: ChildRunSpec["display"],
     narrate = false,
-  ): Promise<{ outcome: RunOutcome; summary: string }> {
+  ): Promise<{ outcome: RunOutcome; summary: string; stopped?: boolean }> {
     const record: RunRecord = {
       runId,
       ...(parentToolCallId ? { parentToolCallId } : {}),
@@ -144,7 +147,7 @@ export class RunRegistry {
       ],
     });
     child.forward = (body, stored) => {
-      if (record.terminal) return;
+      if (record.terminal || record.stopped) return;
       if (stored) record.stored.push(body);
       this.parent.broadcast(
         this.frame(record, record.stored.length + (stored ? 0 : 1), { kind: "chunk", runId, body }),
@@ -153,6 +156,8 @@ export class RunRegistry {
     };
     const result: PlayResult = await child.runProgrammatic(spec.steps, { signal: record.abort.signal });
     const summary = textOf(child.messages.at(-1));
+    // Evicted: nothing is sealed, broadcast or delivered; a reconnecting client sees the run as it was cut.
+    if (record.stopped) return { outcome: { kind: "aborted" }, summary, stopped: true };
     let outcome: RunOutcome =
       result.kind === "aborted"
         ? { kind: "aborted", ...(record.cancelReason ? { reason: record.cancelReason } : {}) }
@@ -190,7 +195,7 @@ export class RunRegistry {
   /** `cancelAgentTool(runId, reason)`: the child stops and the run ends `aborted`. */
   cancel(runId: string, reason?: string): boolean {
     const r = this.records.get(runId);
-    if (!r || r.terminal) return false;
+    if (!r || r.terminal || r.stopped) return false;
     if (reason !== undefined) r.cancelReason = reason;
     r.abort.abort();
     return true;
@@ -198,7 +203,11 @@ export class RunRegistry {
 
   /** Restart: live children stop without a terminal, as when the host is evicted mid-run. */
   stopAll() {
-    for (const r of this.records.values()) if (!r.terminal) r.abort.abort();
+    for (const r of this.records.values()) {
+      if (r.terminal) continue;
+      r.stopped = true;
+      r.abort.abort();
+    }
   }
 
   /** AIChatAgent injects `detached-finish:<runId>:<status>`; Think a plain user message (reference §6). */
