@@ -486,7 +486,18 @@ for (const target of targets) {
           await until("open", () => later.client.status === "open");
           const pending = (await later.client.call("pendingApprovals")) as Array<{ executionId: string }>;
           expect(pending.map((p) => p.executionId)).toContain(executionId);
-          await later.client.call("approveExecution", [executionId]);
+          // The answers as the real runtime gives them: the action's output, then an error object (not a throw)
+          // for a second approval and for an unknown id.
+          expect(await later.client.call("approveExecution", [executionId])).toMatchObject({ ok: true });
+          const again = (await later.client.call("approveExecution", [executionId])) as {
+            status: string;
+            error: string;
+          };
+          expect(again).toMatchObject({ status: "error", executionId });
+          expect(again.error).toContain("is no longer pending");
+          expect(await later.client.call("approveExecution", ["actpause_nope"])).toMatchObject({
+            status: "error",
+          });
           await until(
             "output replaced",
             () => {

@@ -90,8 +90,13 @@ function settle(
   reason?: string,
 ) {
   const e = inst.runs.executions.get(String(executionId));
-  if (!e) throw new Error(`Unknown execution ${String(executionId)}`);
-  if (e.status !== "pending") return { executionId: e.executionId, status: e.status, alreadyResolved: true };
+  // Answered, not thrown, and the same for an unknown id (observed on the real Think runtime).
+  if (e?.status !== "pending")
+    return {
+      status: "error",
+      executionId: String(executionId),
+      error: `Execution "${String(executionId)}" is no longer pending — it was approved or rejected elsewhere.`,
+    };
   e.status = status;
   const { action, summary } = e.step.descriptor;
   if (status === "completed") {
@@ -109,8 +114,8 @@ function settle(
       ? `Approved: ${summary} is done.`
       : `${summary} was rejected${reason ? `: ${reason}` : ""}, so I did not run it.`;
   void inst.runProgrammatic([text(line)], { continuation: true });
-  // Think answers a rejection with the rejected output itself.
-  return status === "completed" ? { executionId: e.executionId, status, result: e.result } : output;
+  // Think answers an approval with the action's own output (observed), a rejection with the rejected output.
+  return output;
 }
 
 /** The built-in callable for `method` on this instance, if any. */

@@ -312,7 +312,8 @@ describe("Think durable executions", () => {
     const turnsBefore = doneFrames(later).length;
     const ok = await later.rpc("approveExecution", executionId);
     const result = { ok: true, url: "https://web-app.example", version: "2026.11.22" };
-    expect(ok).toMatchObject({ success: true, result: { executionId, status: "completed", result } });
+    // Think answers with the action's own output (observed on the real runtime).
+    expect(ok).toMatchObject({ success: true, result });
     const updated = (await later.waitFor((f) => f.type === "cf_agent_message_updated")) as {
       message: { parts: Array<Record<string, unknown>> };
     };
@@ -336,18 +337,22 @@ describe("Think durable executions", () => {
     expect(later.text(id)).toBe("Approved: Deploy web-app to production is done.");
     expect(doneFrames(later).length).toBe(turnsBefore + 1);
 
-    // Exactly once: a second approval answers alreadyResolved and starts nothing.
+    // Exactly once: a second approval answers an error object (not a throw) and starts nothing.
     expect(await later.rpc("approveExecution", executionId)).toMatchObject({
       success: true,
-      result: { executionId, status: "completed", alreadyResolved: true },
+      result: {
+        status: "error",
+        executionId,
+        error: `Execution "${executionId}" is no longer pending — it was approved or rejected elsewhere.`,
+      },
     });
     await later.quiet(100);
     expect(doneFrames(later).length).toBe(turnsBefore + 1);
     expect(later.ofType("cf_agent_message_updated")).toHaveLength(1);
     expect((await later.rpc("pendingApprovals")).result).toEqual([]);
     expect(await later.rpc("approveExecution", "actpause_nope")).toMatchObject({
-      success: false,
-      error: "Unknown execution actpause_nope",
+      success: true,
+      result: { status: "error", executionId: "actpause_nope" },
     });
     await later.close();
   });
@@ -379,7 +384,7 @@ describe("Think durable executions", () => {
       "Deploy web-app to production was rejected: Change freeze, so I did not run it.",
     );
     expect(await c.rpc("approveExecution", ids[0])).toMatchObject({
-      result: { status: "rejected", alreadyResolved: true },
+      result: { status: "error", executionId: ids[0] },
     });
     expect((await c.rpc("pendingApprovals")).result).toEqual([
       expect.objectContaining({ executionId: ids[1] }),

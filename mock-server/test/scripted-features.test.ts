@@ -371,7 +371,7 @@ describe("callables", () => {
     // The transcript carries a preview; the full arguments come from pendingExecutions.
     expect(executions[0]?.input.changelog.length).toBeGreaterThan(paused.descriptor.input.changelog.length);
     const ok = await later.rpc("approveExecution", paused.executionId);
-    expect(ok).toMatchObject({ success: true, result: { status: "completed" } });
+    expect(ok).toMatchObject({ success: true, result: { ok: true, url: "https://web-app.example" } });
     // The paused output is replaced by the action's own result, and the text after the pause is dropped.
     const updated = (await later.waitFor((f) => f.type === "cf_agent_message_updated")) as {
       message: { parts: Array<{ type: string; output?: unknown }> };
@@ -387,7 +387,10 @@ describe("callables", () => {
       later.frames.filter((f) => f.type === "cf_agent_use_chat_response" && f.done === true).length;
     const turns = ends();
     const again = await later.rpc("approveExecution", paused.executionId);
-    expect(again).toMatchObject({ success: true, result: { status: "completed", alreadyResolved: true } });
+    expect(again).toMatchObject({
+      success: true,
+      result: { status: "error", executionId: paused.executionId },
+    });
     await new Promise((r) => setTimeout(r, 100));
     expect(ends()).toBe(turns);
     expect((await later.rpc("pendingApprovals")).result).toEqual([]);
@@ -405,7 +408,7 @@ describe("callables", () => {
     );
     expect(JSON.stringify(rejected)).toContain('"status":"rejected"');
     expect(await later.rpc("approveExecution", second.executionId)).toMatchObject({
-      result: { status: "rejected", alreadyResolved: true },
+      result: { status: "error", executionId: second.executionId },
     });
     later.ws.close();
   });
