@@ -1,144 +1,160 @@
-// Mock server under load: 100 clients on loopback, each streaming 500 frames/s for 10 s from its own agent
-// instance. Reports frames lost (target 0), sequence gaps, the rate achieved, and the server's CPU and memory
-// (the server runs in its own process so its numbers are its own). Not a test: run `node bench/mock-load.mjs`.
+// bench:load — the mock server under load. Not a test. Run: `node bench/mock-load.mjs` (builds mock-server first,
+// writes its "## Mock server load" section of bench/RESULTS.md; NO_WRITE=1 only prints).
 //
-// Options (env): CLIENTS (100), RATE (500 frames/s per client), SECONDS (10).
-import { execFileSync, fork } from "node:child_process";
-import { appendFileSync, readFileSync } from "node:fs";
+// CLIENTS (100) WebSocket clients on loopback, each with its own agent instance, all start a turn at once; each
+// turn streams RATE (500) text-delta frames/s for SECONDS (10). Reports frames lost (target 0), `seq` gaps, the
+// rate each client actually received, and the server's CPU and memory, measured in its own process
+// (bench/mock-load-server.mjs, which also takes PACING, TICK_MS and STEP_WORDS; see there).
+import { execFileSync, spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
+import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { WebSocket } from "ws";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
 const CLIENTS = Number(process.env.CLIENTS ?? 100);
-const RATE = Number(process.env.RATE ?? 500);
-const SECONDS = Number(process.env.SECONDS ?? 10);
+const TIMEOUT_MS = Number(process.env.TIMEOUT_MS ?? 60_000);
 
-if (process.argv[2] === "--server") await serve();
-else await main();
-
-/** Child process: the mock server with one agent that streams RATE words/s for SECONDS. */
-async function serve() {
-  const { createMockAgentServer, text, delay } = await import("../mock-server/dist/index.js");
-  // Timers cannot fire every 2 ms reliably, so the script emits a burst of words every 100 ms (50 per burst at
-  // 500/s): the rate over each second is the target one.
-  const tickMs = 100;
-  const perTick = Math.max(1, Math.round((RATE * tickMs) / 1000));
-  const ticks = Math.round((SECONDS * 1000) / tickMs);
-  const steps = [];
-  for (let t = 0; t < ticks; t++) {
-    steps.push(delay((t + 1) * tickMs, { sinceTurnStart: true }));
-    steps.push(
-      text(Array.from({ length: perTick }, (_, i) => `w${t * perTick + i}`).join(" "), { delayMs: 0 }),
-    );
-  }
-  const server = await createMockAgentServer({
-    agents: { LoadAgent: { host: "ai-chat", turns: [{ match: /./, steps }] } },
-    log: () => {},
-  });
-  const samples = [];
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  setInterval(() => samples.push(process.memoryUsage()), 250).unref();
-  process.on("message", (m) => {
-    if (m !== "report") return;
-    const cpu = process.cpuUsage(cpu0);
-    process.send({
-      wallMs: performance.now() - t0,
-      cpuMs: (cpu.user + cpu.system) / 1000,
-      peakRss: Math.max(...samples.map((s) => s.rss)),
-      peakHeap: Math.max(...samples.map((s) => s.heapUsed)),
-    });
-  });
-  process.send({ port: server.port, expected: ticks * perTick });
-}
-
-async function main() {
+// Build the mock server (only its project: other packages may be mid-edit). A failed build keeps the old dist.
+try {
   const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
   execFileSync(process.execPath, [tsc, "-b", "mock-server"], { cwd: repo, stdio: "inherit" });
-  const child = fork(fileURLToPath(import.meta.url), ["--server"], {
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
-  const { port, expected } = await new Promise((resolve) => child.once("message", resolve));
-
-  const clients = await Promise.all(Array.from({ length: CLIENTS }, (_, i) => open(port, i)));
-  const cpu0 = process.cpuUsage();
-  const start = performance.now();
-  child.send("reset");
-  for (const c of clients) c.ask();
-  await Promise.all(clients.map((c) => c.done));
-  const wallMs = performance.now() - start;
-  const clientCpu = process.cpuUsage(cpu0);
-  child.send("report");
-  const server = await new Promise((resolve) => child.once("message", resolve));
-  child.kill();
-  for (const c of clients) c.ws.close();
-
-  const deltas = clients.map((c) => c.deltas);
-  const lost = deltas.reduce((n, d) => n + (expected - d), 0);
-  const gaps = clients.reduce((n, c) => n + c.gaps, 0);
-  const rates = clients.map((c) => c.deltas / ((c.lastAt - c.firstAt) / 1000)).sort((a, b) => a - b);
-  const median = rates[Math.floor(rates.length / 2)];
-  const mb = (b) => `${(b / 1024 / 1024).toFixed(0)} MB`;
-  const lines = [
-    "",
-    `## Mock server load (${new Date().toISOString().slice(0, 10)})`,
-    "",
-    `Machine: ${os.cpus()[0]?.model.trim()} × ${os.cpus().length}, Node ${process.version}. \`node bench/mock-load.mjs\``,
-    `(${CLIENTS} clients × ${RATE} frames/s × ${SECONDS} s on loopback, one agent instance per client).`,
-    "",
-    "| measure | value |",
-    "|---|---|",
-    `| text-delta frames per client (scripted) | ${expected} |`,
-    `| frames received (all clients) | ${deltas.reduce((a, b) => a + b, 0)} of ${expected * CLIENTS} |`,
-    `| **frames lost** (target 0) | **${lost}** |`,
-    `| sequence gaps or repeats | ${gaps} |`,
-    `| rate per client, median (min) | ${median.toFixed(0)} (${rates[0]?.toFixed(0)}) frames/s |`,
-    `| wall time, first request to last done | ${(wallMs / 1000).toFixed(1)} s |`,
-    `| server CPU | ${(server.cpuMs / 1000).toFixed(1)} s = ${((server.cpuMs / wallMs) * 100).toFixed(0)} % of one core |`,
-    `| server peak RSS / heap | ${mb(server.peakRss)} / ${mb(server.peakHeap)} |`,
-    `| client process CPU (100 sockets, parsing) | ${((clientCpu.user + clientCpu.system) / 1e6).toFixed(1)} s |`,
-  ];
-  console.log(lines.join("\n"));
-  const results = new URL("./RESULTS.md", import.meta.url);
-  if (!process.env.NO_WRITE) {
-    const before = readFileSync(results, "utf8");
-    const cut = before.indexOf("\n## Mock server load");
-    appendFileSync(results, "");
-    const kept = cut >= 0 ? before.slice(0, cut) : before;
-    await import("node:fs").then((fs) =>
-      fs.writeFileSync(results, `${kept.trimEnd()}\n${lines.join("\n")}\n`),
-    );
-  }
-  process.exit(lost === 0 && gaps === 0 ? 0 : 1);
+} catch {
+  console.warn("mock-server build failed; using the existing mock-server/dist");
 }
 
-/** One client: its own instance, counts text deltas and checks that `seq` runs 0, 1, 2, … without a hole. */
-function open(port, i) {
+const server = spawn(process.execPath, [fileURLToPath(new URL("./mock-load-server.mjs", import.meta.url))], {
+  stdio: ["pipe", "pipe", "inherit"],
+});
+const lines = createInterface({ input: server.stdout });
+const nextLine = () => new Promise((resolve) => lines.once("line", (l) => resolve(JSON.parse(l))));
+const tell = (cmd) => server.stdin.write(`${JSON.stringify({ cmd })}\n`);
+
+const { port, expected, pacing } = await nextLine();
+const clients = await Promise.all(Array.from({ length: CLIENTS }, (_, i) => connect(port, i)));
+await new Promise((r) => setTimeout(r, 500)); // connect frames (identity, state, messages) are in
+
+tell("start");
+const cpu0 = process.cpuUsage();
+const start = performance.now();
+for (const c of clients) c.ask();
+let timer;
+const timedOut = await Promise.race([
+  Promise.all(clients.map((c) => c.done)).then(() => false),
+  new Promise((r) => {
+    timer = setTimeout(() => r(true), TIMEOUT_MS);
+  }),
+]);
+clearTimeout(timer);
+const wallMs = performance.now() - start;
+const clientCpu = process.cpuUsage(cpu0);
+tell("report");
+const srv = await nextLine();
+for (const c of clients) c.ws.terminate();
+server.kill();
+await new Promise((r) => server.once("exit", r));
+
+// ───────────────────────────── results ─────────────────────────────
+const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+const received = sum(clients.map((c) => c.deltas));
+const lost = sum(clients.map((c) => Math.max(0, expected - c.deltas)));
+const gaps = sum(clients.map((c) => c.gaps));
+const wrong = sum(clients.map((c) => c.wrong));
+const unfinished = clients.filter((c) => !c.finished).length;
+// Rate as the client saw it: its deltas over the time from its request to its last delta.
+const rates = clients.map((c) => (c.deltas / (c.lastAt - c.sentAt)) * 1000 || 0).sort((a, b) => a - b);
+const pauses = clients.map((c) => c.maxPause).sort((a, b) => a - b);
+const firsts = clients.map((c) => c.firstAt - c.sentAt).sort((a, b) => a - b);
+const mid = (xs) => xs[Math.floor(xs.length / 2)];
+const mb = (b) => `${(b / 2 ** 20).toFixed(0)} MB`;
+const s = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const cpus = os.cpus();
+const out = [
+  "",
+  `## Mock server load (${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC)`,
+  "",
+  `Machine: ${cpus[0]?.model.trim()}, ${cpus.length} cores, Node ${process.version}. \`node bench/mock-load.mjs\``,
+  `${CLIENTS} clients on loopback, one agent instance each, all turns started at once; pacing: ${pacing}.`,
+  "Server in its own process; clients share the same cores.",
+  "",
+  "| measure | value |",
+  "|---|---|",
+  `| text-delta frames per client (scripted) | ${expected} |`,
+  `| all chat frames per client (+ start, text-start/-end, steps, finish) | ${mid(clients.map((c) => c.seq).sort((a, b) => a - b))} |`,
+  `| text-delta frames received, all clients | ${received} of ${expected * CLIENTS} |`,
+  `| **frames lost** (target 0) | **${lost}** |`,
+  `| seq gaps or repeats / deltas out of order | ${gaps} / ${wrong} |`,
+  `| clients without \`done\` (timeout ${s(TIMEOUT_MS)}) | ${unfinished} |`,
+  `| rate per client, request → last delta: median (min) | ${mid(rates).toFixed(0)} (${rates[0].toFixed(0)}) frames/s |`,
+  `| request → first delta: median (max) | ${mid(firsts).toFixed(0)} (${firsts.at(-1).toFixed(0)}) ms |`,
+  `| longest pause between deltas: median (max) client | ${mid(pauses).toFixed(0)} (${pauses.at(-1).toFixed(0)}) ms |`,
+  `| wall time, first request → last \`done\` | ${s(wallMs)}${timedOut ? " (timed out)" : ""} |`,
+  `| server CPU, user + system | ${s(srv.userMs)} + ${s(srv.systemMs)} = ${srv.cpuPct.toFixed(0)} % of one core (peak 500 ms: ${srv.peakCpuPct.toFixed(0)} %) |`,
+  `| server RSS: idle (connected) / avg / peak | ${mb(srv.idleRss)} / ${mb(srv.avgRss)} / ${mb(srv.peakRss)} |`,
+  `| server heap used: avg / peak | ${mb(srv.avgHeap)} / ${mb(srv.peakHeap)} |`,
+  `| server event-loop delay: p99 / max | ${srv.loopDelayP99Ms.toFixed(0)} / ${srv.loopDelayMaxMs.toFixed(0)} ms |`,
+  `| server GC: total / longest pause | ${srv.gcTotalMs.toFixed(0)} / ${srv.gcMaxMs.toFixed(0)} ms |`,
+  `| client process CPU (${CLIENTS} sockets, parsing) | ${s((clientCpu.user + clientCpu.system) / 1000)} = ${(((clientCpu.user + clientCpu.system) / 1000 / wallMs) * 100).toFixed(0)} % of one core |`,
+];
+console.log(out.join("\n"));
+if (!process.env.NO_WRITE) {
+  // Replaces this bench's own section (up to the next "## " heading) and keeps every other section.
+  const file = new URL("./RESULTS.md", import.meta.url);
+  const text = readFileSync(file, "utf8");
+  const at = text.indexOf("\n## Mock server load");
+  const next = at < 0 ? -1 : text.indexOf("\n## ", at + 1);
+  const section = `\n${out.join("\n").trim()}\n`;
+  const updated =
+    at < 0
+      ? `${text.trimEnd()}\n${section}`
+      : `${text.slice(0, at)}${section}${next < 0 ? "" : text.slice(next)}`;
+  writeFileSync(file, updated);
+}
+process.exit(lost === 0 && gaps === 0 && wrong === 0 && !timedOut ? 0 : 1);
+
+/** One client: counts text deltas, checks `seq` runs 0, 1, 2, … and the words come in order. */
+function connect(port, i) {
   const ws = new WebSocket(`ws://127.0.0.1:${port}/agents/load-agent/load-${i}`);
-  const c = { ws, deltas: 0, gaps: 0, next: 0, firstAt: 0, lastAt: 0, ask: undefined, done: undefined };
-  let finish;
-  c.done = new Promise((r) => {
-    finish = r;
-  });
-  ws.on("message", (data) => {
-    const f = JSON.parse(data.toString());
-    if (f.type !== "cf_agent_use_chat_response") return;
-    if (f.done) return finish();
-    if (f.seq !== c.next) c.gaps++;
-    c.next = f.seq + 1;
-    if (f.body.includes('"text-delta"')) {
+  const c = {
+    ws,
+    deltas: 0,
+    gaps: 0,
+    wrong: 0,
+    seq: 0,
+    sentAt: 0,
+    firstAt: 0,
+    lastAt: 0,
+    maxPause: 0,
+    finished: false,
+  };
+  c.done = new Promise((resolve) => {
+    ws.on("message", (data) => {
+      const f = JSON.parse(data.toString());
+      if (f.type !== "cf_agent_use_chat_response") return;
+      if (f.done) {
+        c.finished = true;
+        return resolve();
+      }
+      if (f.seq !== c.seq) c.gaps++;
+      c.seq = f.seq + 1;
+      const chunk = JSON.parse(f.body);
+      if (chunk.type !== "text-delta") return;
+      if (chunk.delta !== `w${c.deltas} `) c.wrong++;
+      const now = performance.now();
+      if (c.lastAt) c.maxPause = Math.max(c.maxPause, now - c.lastAt);
+      else c.firstAt = now;
+      c.lastAt = now;
       c.deltas++;
-      c.lastAt = performance.now();
-      if (!c.firstAt) c.firstAt = c.lastAt;
-    }
+    });
   });
-  c.ask = () =>
+  c.ask = () => {
+    c.sentAt = performance.now();
     ws.send(
       JSON.stringify({
         type: "cf_agent_use_chat_request",
-        id: `load${i}`,
+        id: `load${String(i).padStart(4, "0")}`,
         init: {
           method: "POST",
           body: JSON.stringify({
@@ -148,6 +164,7 @@ function open(port, i) {
         },
       }),
     );
+  };
   return new Promise((resolve, reject) => {
     ws.once("open", () => resolve(c));
     ws.once("error", reject);

@@ -70,7 +70,14 @@ export class Player {
   private stepOpen = false;
   private textN = 0;
   private cursor: { steps: readonly (Step | ChildStep)[]; index: number } = { steps: [], index: 0 };
-  private inText?: { kind: "text" | "reasoning"; id: string; rest: string; delayMs?: number };
+  /** The text block being streamed and how far it got; the rest is joined only if a recovery needs it. */
+  private inText?: {
+    kind: "text" | "reasoning";
+    id: string;
+    deltas: string[];
+    next: number;
+    delayMs?: number;
+  };
   private milestones = 0;
   private readonly startedAt = performance.now();
 
@@ -131,13 +138,10 @@ export class Player {
       this.h.emit({ type: `${kind}-start`, id: blockId });
     } else this.stepOpen = true;
     const deltas = splitDeltas(t);
+    const progress = { kind, id: blockId, deltas, next: 0, ...(delayMs === undefined ? {} : { delayMs }) };
+    this.inText = progress;
     for (let k = 0; k < deltas.length; k++) {
-      this.inText = {
-        kind,
-        id: blockId,
-        rest: deltas.slice(k).join(""),
-        ...(delayMs === undefined ? {} : { delayMs }),
-      };
+      progress.next = k;
       // An explicit 0 ms delay is a burst: every delta in one go, as a fast model over a fast link.
       if (delayMs !== 0) await this.h.sleep(delayMs ?? this.h.chunkDelayMs);
       if (this.h.signal.aborted) return;
@@ -156,7 +160,8 @@ export class Player {
     const { steps, index } = this.cursor;
     const after = steps.slice(index + 1) as Step[];
     if (!this.inText) return after;
-    const { kind, id, rest, delayMs } = this.inText;
+    const { kind, id, deltas, next, delayMs } = this.inText;
+    const rest = deltas.slice(next).join("");
     return [{ kind, text: rest, id, resume: true, ...(delayMs === undefined ? {} : { delayMs }) }, ...after];
   }
 
