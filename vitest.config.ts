@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import { storybookTest } from "@storybook/addon-vitest/vitest-plugin";
 import react from "@vitejs/plugin-react";
 import { playwright } from "@vitest/browser-playwright";
 import { defineConfig } from "vitest/config";
@@ -10,6 +11,8 @@ const alias = {
   "@runboard/protocol": here("./packages/protocol/src/index.ts"),
   "@runboard/client": here("./packages/client/src/index.ts"),
   "@runboard/react": here("./packages/react/src/index.ts"),
+  // Before the package's own entry: a prefix alias would otherwise swallow the subpath.
+  "@runboard/mock-server/msw": here("./mock-server/src/msw.ts"),
   "@runboard/mock-server": here("./mock-server/src/index.ts"),
 };
 
@@ -23,6 +26,9 @@ const CHROMIUM_ARGS = [
   "--disable-component-update",
   "--disable-sync",
 ];
+
+const chromium = () =>
+  playwright({ launchOptions: { executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS } });
 
 const exclude = ["**/node_modules/**", "**/dist/**", "**/dist-test/**"];
 
@@ -67,9 +73,21 @@ export default defineConfig({
           browser: {
             enabled: true,
             headless: true,
-            provider: playwright({
-              launchOptions: { executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS },
-            }),
+            provider: chromium(),
+            instances: [{ browser: "chromium" }],
+          },
+        },
+      },
+      {
+        // Every story's play function and its axe-core check, in headless Chromium (Storybook's Vitest addon).
+        resolve: { alias },
+        plugins: [storybookTest({ configDir: here("./.storybook") })],
+        test: {
+          name: "storybook",
+          browser: {
+            enabled: true,
+            headless: true,
+            provider: chromium(),
             instances: [{ browser: "chromium" }],
           },
         },

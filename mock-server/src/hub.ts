@@ -43,6 +43,19 @@ export const printable = (s: string) =>
   // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point.
   (s.length > MAX_LOGGED ? `${s.slice(0, MAX_LOGGED)}…` : s).replace(/[\u0000-\u001f\u007f]/g, "?");
 
+/** Node's setImmediate; in a browser (MSW in Storybook) a message-channel task, which is not clamped either. */
+const yieldToLoop: (fn: () => void) => void =
+  typeof setImmediate === "function"
+    ? (fn) => setImmediate(fn)
+    : (fn) => {
+        const ch = new MessageChannel();
+        ch.port1.onmessage = () => {
+          ch.port1.close();
+          fn();
+        };
+        ch.port2.postMessage(null);
+      };
+
 interface Waiter {
   match: (f: SentFrame) => boolean;
   resolve: (f: SentFrame) => void;
@@ -232,7 +245,7 @@ export class Hub {
       // Even a zero delay yields to the event loop (I/O first), so frames from concurrent streams interleave
       // as on a server; setImmediate rather than a 0 ms timer, which Node stretches to 1 ms or more under load.
       if (d <= 0) {
-        setImmediate(resolve);
+        yieldToLoop(resolve);
         return;
       }
       const done = () => {
@@ -243,6 +256,11 @@ export class Hub {
       const t = setTimeout(done, d);
       signal?.addEventListener("abort", done, { once: true });
     });
+  }
+
+  /** Adds (or replaces) an agent class after start, e.g. one Storybook story's scripted agent. */
+  define(agent: string, definition: MockAgentDefinition): void {
+    this.agents.set(kebabAgentName(agent), definition);
   }
 
   find(agent: string, name: string): AgentInstance | undefined {

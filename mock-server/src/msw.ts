@@ -18,7 +18,7 @@ import { connectionId, type MockConnection } from "./connection.ts";
 import { Hub, type HubOptions, type MockController } from "./hub.ts";
 
 export * from "./demo.ts";
-export type { HubOptions, MockController, SentFrame } from "./hub.ts";
+export type { Hub, HubOptions, MockController, SentFrame } from "./hub.ts";
 export * from "./script.ts";
 
 export interface MockAgentHandlersOptions extends HubOptions {

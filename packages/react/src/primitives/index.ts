@@ -1,0 +1,6 @@
+/** Building blocks shared by the headless components (internal; not exported from the package). */
+export * from "./dev-warning.ts";
+export * from "./part-context.ts";
+export * from "./primitive.tsx";
+export * from "./use-controllable-state.ts";
+export * from "./use-now.ts";

@@ -1,0 +1,70 @@
+/**
+ * The scripted mock agent, running in the Storybook page itself: MSW intercepts the page's WebSocket and
+ * fetch calls and answers them with the same hub the Node mock server uses. Stories connect with the real
+ * hooks, exactly as an app would, to `window.location.host`.
+ */
+import {
+  createMockAgentHandlers,
+  demoAgents,
+  type Hub,
+  type MockAgentDefinition,
+  type MockController,
+} from "@runboard/mock-server/msw";
+import { type UseAgentOptions, useAgent } from "@runboard/react";
+import { setupWorker } from "msw/browser";
+import { useState } from "react";
+
+/** The running mock: its controller (hold frames, drop sockets, restart) and the host stories connect to. */
+export interface MockAgents {
+  controller: MockController;
+  hub: Hub;
+  host: string;
+}
+
+const pending = new Map<string, MockAgentDefinition>();
+let running: MockAgents | undefined;
+let starting: Promise<MockAgents> | undefined;
+
+/** Starts the in-page mock once (the preview's loader calls it before the first story renders). */
+export function startMockAgents(): Promise<MockAgents> {
+  starting ??= (async () => {
+    // Same origin as the page, so Live View pages are same-origin navigations the service worker can answer.
+    const origin = window.location.origin;
+    const mock = createMockAgentHandlers({ agents: demoAgents, origin, log: () => {} });
+    for (const [name, def] of pending) mock.hub.define(name, def);
+    pending.clear();
+    const worker = setupWorker(...mock.handlers);
+    await worker.start({
+      serviceWorker: { url: "/mockServiceWorker.js" },
+      onUnhandledRequest: "bypass",
+      quiet: true,
+    });
+    running = { controller: mock.controller, hub: mock.hub, host: window.location.host };
+    return running;
+  })();
+  return starting;
+}
+
+/**
+ * Registers a scripted agent class for a story file (call it at module level). Classes named here replace
+ * the demo agents of the same name.
+ */
+export function defineStoryAgent(agent: string, definition: MockAgentDefinition): void {
+  if (running) running.hub.define(agent, definition);
+  else pending.set(agent, definition);
+}
+
+let counter = 0;
+/** A fresh instance name, so every story (and every test run of it) starts with an empty transcript. */
+export function freshName(prefix = "story"): string {
+  counter += 1;
+  return `${prefix}-${Date.now().toString(36)}-${counter}`;
+}
+
+/** `useAgent` pointed at the in-page mock, on an instance name fixed for the component's lifetime. */
+export function useStoryAgent<State = unknown>(
+  options: Omit<UseAgentOptions<State>, "host"> & { host?: string },
+) {
+  const [name] = useState(() => options.name ?? freshName(options.agent));
+  return useAgent<State>({ ...options, name, host: options.host ?? window.location.host });
+}
