@@ -1,4 +1,11 @@
-/** `@runboard/react`: hooks with the official names and options; headless components follow (issue #5). */
+/** `@runboard/react`: hooks with the official names and options, and headless components. */
+export * from "./agent-event/index.ts";
+export * from "./agent-tool-run/index.ts";
+export * from "./approval/index.ts";
+export * from "./live-view/index.ts";
+export * from "./milestone-timeline/index.ts";
+export * from "./progress/index.ts";
+export * from "./run-tray/index.ts";
 export * from "./use-agent.ts";
 export * from "./use-agent-chat.ts";
 export * from "./use-agent-tool-events.ts";
