@@ -21,7 +21,7 @@ import {
   type TurnContext,
   text,
 } from "./script.ts";
-import { type Gate, Player, type PlayResult, type TurnHost } from "./turn.ts";
+import { type Gate, type GateBatch, Player, type PlayResult, type TurnHost } from "./turn.ts";
 
 /** Services the hub gives every instance. */
 export interface InstanceServices {
@@ -722,7 +722,21 @@ export class AgentInstance {
       p.approval = { ...(p.approval as object), approved: answer.approved };
     });
     if (updated) this.broadcast({ type: "cf_agent_message_updated", message: updated });
-    if (autoContinue) this.continueAfter(conn, g, answer);
+    this.gateAnswered(conn, g, answer, autoContinue);
+  }
+
+  /** Records an answer; the batch continues once every parallel call in it is answered (reference §4.5). */
+  private gateAnswered(
+    conn: MockConnection,
+    g: Gate,
+    answer: { approved: boolean } | { toolResult: true },
+    autoContinue: boolean,
+  ) {
+    const batch = g.batch ?? { gates: [g], answers: new Map(), autoContinue: false };
+    batch.answers.set(g.toolCallId, answer);
+    batch.autoContinue ||= autoContinue;
+    if (batch.answers.size < batch.gates.length || !batch.autoContinue) return;
+    this.continueAfter(conn, batch);
   }
 
   private toolResult(conn: MockConnection, f: Extract<ClientFrame, { type: "cf_agent_tool_result" }>) {
@@ -763,14 +777,11 @@ export class AgentInstance {
     if (!g) return;
     this.gates.delete(f.toolCallId);
     g.ctx.outputs[g.toolName] = f.output;
-    if (f.autoContinue !== false) this.continueAfter(conn, g, { toolResult: true });
+    this.gateAnswered(conn, g, { toolResult: true }, f.autoContinue !== false);
   }
 
-  private continueAfter(
-    owner: MockConnection,
-    g: Gate,
-    answer: { approved: boolean } | { toolResult: true },
-  ) {
+  private continueAfter(owner: MockConnection, batch: GateBatch) {
+    const g = batch.gates[0] as Gate;
     const id = ids.serverRequestId(this.host);
     const think = this.host === "think";
     this.pendingContinuation = { id, owner };
@@ -782,12 +793,14 @@ export class AgentInstance {
         owner,
         ctx: g.ctx,
         run: async (player) => {
-          const rest = player.resolveGate(g, answer);
-          if (think && "approved" in answer && answer.approved) {
+          const rest = player.resolveBatch(batch);
+          for (const gate of batch.gates) {
+            const answer = batch.answers.get(gate.toolCallId);
+            if (!think || !answer || !("approved" in answer) || !answer.approved) continue;
             // Think applies the executed output to the original message and announces it (think/pay.jsonl).
-            const updated = this.updateToolPart(g.toolCallId, (p) => {
+            const updated = this.updateToolPart(gate.toolCallId, (p) => {
               p.state = "output-available";
-              p.output = g.ctx.outputs[g.toolName];
+              p.output = gate.ctx.outputs[gate.toolName];
               p.preliminary = false;
             });
             if (updated) this.broadcast({ type: "cf_agent_message_updated", message: updated });

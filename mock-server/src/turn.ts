@@ -44,6 +44,17 @@ export interface TurnHost {
   setState(update: (state: unknown) => unknown): void;
 }
 
+type GateStep = Extract<Step, { kind: "approval" | "client-tool" }>;
+const isGateStep = (s: Step): s is GateStep => s.kind === "approval" || s.kind === "client-tool";
+
+/** Parallel gates of one model step, answered one by one; the continuation starts when all are. */
+export interface GateBatch {
+  gates: Gate[];
+  answers: Map<string, { approved: boolean } | { toolResult: true }>;
+  /** Some answer asked for a continuation (`autoContinue`). */
+  autoContinue: boolean;
+}
+
 /** A turn that stopped at a human or a client tool. */
 export interface Gate {
   kind: "approval" | "client-tool";
@@ -54,6 +65,7 @@ export interface Gate {
   step: Extract<Step, { kind: "approval" | "client-tool" }>;
   rest: Step[];
   ctx: TurnContext;
+  batch?: GateBatch;
 }
 
 export type PlayResult =
@@ -237,38 +249,18 @@ export class Player {
         }
         case "approval":
         case "client-tool": {
-          const input = resolve(s.input, ctx);
-          const toolCallId = await this.toolInput(s.name, input);
-          let approvalId: string | undefined;
-          if (s.kind === "approval") {
-            approvalId = ids.approvalId();
-            h.emit({
-              type: "tool-approval-request",
-              approvalId,
-              toolCallId,
-              ...(s.descriptor
-                ? {
-                    approvalDescriptor: {
-                      requestId: `act_${ids.nanoid(12)}`,
-                      ...s.descriptor,
-                      kind: s.descriptor.kind ?? "approval-gated",
-                      toolCallId,
-                      input,
-                    },
-                  }
-                : {}),
-            });
+          // Gates in a row are parallel tool calls of one model step: all of them are asked at once, and the
+          // continuation waits until every one is answered (the server's batch barrier, reference §4.5).
+          let end = i;
+          while (end + 1 < steps.length && isGateStep(steps[end + 1] as Step)) end++;
+          const batch: GateBatch = { gates: [], answers: new Map(), autoContinue: false };
+          for (let k = i; k <= end; k++) batch.gates.push(await this.askGate(steps[k] as GateStep));
+          const rest = steps.slice(end + 1) as Step[];
+          for (const g of batch.gates) {
+            g.rest = rest;
+            g.batch = batch;
+            h.gate(g);
           }
-          h.gate({
-            kind: s.kind,
-            toolCallId,
-            toolName: s.name,
-            ...(approvalId ? { approvalId } : {}),
-            input,
-            step: s,
-            rest: steps.slice(i + 1) as Step[],
-            ctx,
-          });
           await this.finish("tool-calls");
           return { kind: "gated" };
         }
@@ -364,6 +356,63 @@ export class Player {
       if (r.kind !== "done") return r;
     }
     return undefined;
+  }
+
+  /** Emits one gated tool call (its input, and for an approval the request) and returns its gate. */
+  private async askGate(s: GateStep): Promise<Gate> {
+    const { ctx, h } = this;
+    const input = resolve(s.input, ctx);
+    const toolCallId = await this.toolInput(s.name, input);
+    let approvalId: string | undefined;
+    if (s.kind === "approval") {
+      approvalId = ids.approvalId();
+      h.emit({
+        type: "tool-approval-request",
+        approvalId,
+        toolCallId,
+        ...(s.descriptor
+          ? {
+              approvalDescriptor: {
+                requestId: `act_${ids.nanoid(12)}`,
+                ...s.descriptor,
+                kind: s.descriptor.kind ?? "approval-gated",
+                toolCallId,
+                input,
+              },
+            }
+          : {}),
+      });
+    }
+    return {
+      kind: s.kind,
+      toolCallId,
+      toolName: s.name,
+      ...(approvalId ? { approvalId } : {}),
+      input,
+      step: s,
+      rest: [],
+      ctx,
+    };
+  }
+
+  /**
+   * Emits a whole batch's resolution at the head of its continuation stream: an approved call's output in
+   * call order, then the rest of the script. A lone gate keeps its own denial reply (`onDeny`).
+   */
+  resolveBatch(batch: GateBatch): Step[] {
+    const [only] = batch.gates;
+    if (batch.gates.length === 1 && only)
+      return this.resolveGate(only, batch.answers.get(only.toolCallId) ?? { toolResult: true });
+    const denials: Step[] = [];
+    for (const g of batch.gates) {
+      const answer = batch.answers.get(g.toolCallId);
+      if (answer && "approved" in answer && !answer.approved) {
+        denials.push(...((g.step as Extract<Step, { kind: "approval" }>).onDeny ?? []));
+        continue;
+      }
+      this.resolveGate(g, answer ?? { toolResult: true });
+    }
+    return [...denials, ...(only?.rest ?? [])];
   }
 
   /** Emits the gate's resolution at the head of a continuation stream. */

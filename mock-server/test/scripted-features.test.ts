@@ -41,6 +41,19 @@ beforeAll(async () => {
         host: "think",
         turns: [{ match: "inband", steps: [{ kind: "error", message: "Boom" }] }],
       },
+      Parallel: {
+        host: "ai-chat",
+        turns: [
+          {
+            match: /./,
+            steps: [
+              { kind: "approval", name: "pay", input: { amount: 1 }, output: { paid: 1 } },
+              { kind: "approval", name: "pay", input: { amount: 2 }, output: { paid: 2 } },
+              text("Both decided."),
+            ],
+          },
+        ],
+      },
       Parts: {
         host: "ai-chat",
         turns: [
@@ -143,6 +156,7 @@ async function open(agent: string, name: string) {
     ask,
     send: (f: unknown) => ws.send(JSON.stringify(f)),
     closed: () => closed,
+    name,
   };
 }
 
@@ -411,6 +425,33 @@ describe("callables", () => {
       result: { status: "error", executionId: second.executionId },
     });
     later.ws.close();
+  });
+
+  it("parallel approvals are asked in one step, and the continuation waits for the last decision", async () => {
+    const c = await open("parallel", room("parallel"));
+    c.ask("r1", "pay both");
+    await c.waitFor((f) => f.id === "r1" && f.done === true);
+    const asks = chunks(c.frames, "r1").filter((x) => x.type === "tool-approval-request");
+    expect(asks).toHaveLength(2);
+    const [first, second] = asks.map((a) => a.toolCallId as string) as [string, string];
+    c.send({ type: "cf_agent_tool_approval", toolCallId: first, approved: true, autoContinue: true });
+    await c.waitFor((f) => f.type === "cf_agent_message_updated");
+    // Well past the server's 50 ms coalesce window: no continuation while a sibling is undecided.
+    await new Promise((r) => setTimeout(r, 150));
+    expect(c.frames.some((f) => f.type === "cf_agent_stream_resuming")).toBe(false);
+    c.send({ type: "cf_agent_tool_approval", toolCallId: second, approved: false, autoContinue: true });
+    const resuming = await c.waitFor((f) => f.type === "cf_agent_stream_resuming");
+    c.send({ type: "cf_agent_stream_resume_ack", id: resuming.id });
+    await c.waitFor((f) => f.id === resuming.id && f.done === true);
+    const cont = chunks(c.frames, resuming.id as string);
+    expect(cont.filter((x) => x.type === "tool-output-available").map((x) => x.toolCallId)).toEqual([first]);
+    expect(textOf(c.frames, resuming.id as string)).toBe("Both decided.");
+    const [, answer] = await getMessages("parallel", c.name);
+    expect(answer?.parts.filter((p) => p.toolCallId).map((p) => p.state)).toEqual([
+      "output-available",
+      "output-denied",
+    ]);
+    c.ws.close();
   });
 
   it("Think actions carry an approval descriptor on the approval request", async () => {

@@ -13,6 +13,7 @@ import { WebSocket } from "ws";
 import { textOf, until } from "../test/helpers.ts";
 import { AgentClient } from "./agent-client.ts";
 import { ChatSession, type ChatSessionOptions } from "./chat-session.ts";
+import { getAgentMessages } from "./client-tools.ts";
 
 /** Echoes the request's extra body; "slow" streams 30 words. */
 const echo: MockAgentDefinition = {
@@ -22,6 +23,14 @@ const echo: MockAgentDefinition = {
       match: "slow",
       steps: [text(Array.from({ length: 30 }, (_, i) => `w${i}`).join(" "), { delayMs: 100 })],
     },
+    {
+      match: "two tools",
+      steps: [
+        { kind: "client-tool", name: "confirm", input: { n: 1 } },
+        { kind: "client-tool", name: "confirm", input: { n: 2 } },
+      ],
+    },
+    { match: "auto tool", steps: [{ kind: "client-tool", name: "lookup", input: { q: "x" } }] },
     {
       match: /./,
       steps: [
@@ -40,6 +49,7 @@ afterAll(() => server.close());
 
 let n = 0;
 function open(opts: Partial<ChatSessionOptions> = {}, name = `opt-${++n}-${Date.now()}`, on = server) {
+  const wire: Array<Record<string, unknown>> = [];
   const client = new AgentClient({
     agent: "Echo",
     name,
@@ -47,6 +57,12 @@ function open(opts: Partial<ChatSessionOptions> = {}, name = `opt-${++n}-${Date.
     WebSocket,
     reconnect: { minDelayMs: 20, maxDelayMs: 50 },
   });
+  // What the session sends, as the server receives it.
+  const send = client.send.bind(client);
+  client.send = (d: string) => {
+    wire.push(JSON.parse(d) as Record<string, unknown>);
+    send(d);
+  };
   const chat = new ChatSession({ agent: client, throttleMs: 0, ...opts });
   const last = () => chat.getSnapshot().messages.at(-1);
   const idle = () => chat.getSnapshot().status === "ready" && !chat.getSnapshot().isServerStreaming;
@@ -54,7 +70,8 @@ function open(opts: Partial<ChatSessionOptions> = {}, name = `opt-${++n}-${Date.
     chat.dispose();
     client.close();
   };
-  return { client, chat, last, idle, close, name };
+  const requests = () => wire.filter((f) => f.type === "cf_agent_use_chat_request").length;
+  return { client, chat, last, idle, close, name, wire, requests };
 }
 
 describe("ChatSession options", () => {
@@ -171,6 +188,87 @@ describe("ChatSession options", () => {
     s.chat.stop();
     await until(() => ends.length === 2);
     expect(ends[1]).toMatchObject({ messageIds: ["u-2"], outcome: "aborted" });
+    s.close();
+  });
+
+  describe("deprecated official options, still honoured", () => {
+    /** Tool call ids in the last message still waiting for input. */
+    const waiting = (s: ReturnType<typeof open>) =>
+      (s.last()?.parts ?? [])
+        .filter((p) => "state" in p && p.state === "input-available")
+        .map((p) => (p as { toolCallId: string }).toolCallId);
+
+    it("toolsRequiringConfirmation: a listed tool with execute is left for the human; others run by themselves", async () => {
+      const ran: unknown[] = [];
+      const execute = (input: unknown) => {
+        ran.push(input);
+        return { ok: true };
+      };
+      const held = open({ tools: { lookup: { execute } }, toolsRequiringConfirmation: ["lookup"] });
+      await held.chat.sendMessage({ text: "auto tool" });
+      await until(() => held.idle() && waiting(held).length === 1);
+      expect(ran).toEqual([]);
+      expect(held.wire.some((f) => f.type === "cf_agent_tool_result")).toBe(false);
+      held.close();
+
+      const auto = open({ tools: { lookup: { execute } } });
+      await auto.chat.sendMessage({ text: "auto tool" });
+      await until(() => auto.wire.some((f) => f.type === "cf_agent_tool_result"));
+      expect(ran).toEqual([{ q: "x" }]);
+      auto.close();
+    });
+
+    it("addToolResult without auto-continue sends one follow-up once every confirmation is answered", async () => {
+      const s = open({ tools: { confirm: {} }, autoContinueAfterToolResult: false });
+      await s.chat.sendMessage({ text: "two tools" });
+      await until(() => s.idle() && waiting(s).length === 2);
+      const [a, b] = waiting(s) as [string, string];
+      expect(s.requests()).toBe(1);
+      s.chat.addToolResult({ tool: "confirm", toolCallId: a, output: "yes" });
+      expect(s.requests()).toBe(1);
+      s.chat.addToolResult({ tool: "confirm", toolCallId: b, output: "yes" });
+      expect(s.requests()).toBe(2);
+      const results = s.wire.filter((f) => f.type === "cf_agent_tool_result");
+      expect(results.map((f) => [f.toolCallId, f.autoContinue])).toEqual([
+        [a, false],
+        [b, false],
+      ]);
+      s.close();
+    });
+
+    it("autoSendAfterAllConfirmationsResolved: false sends a follow-up after each result", async () => {
+      const s = open({
+        tools: { confirm: {} },
+        autoContinueAfterToolResult: false,
+        autoSendAfterAllConfirmationsResolved: false,
+      });
+      await s.chat.sendMessage({ text: "two tools" });
+      await until(() => s.idle() && waiting(s).length === 2);
+      const [a] = waiting(s) as [string];
+      s.chat.addToolResult({ tool: "confirm", toolCallId: a, output: "yes" });
+      expect(s.requests()).toBe(2);
+      s.close();
+    });
+  });
+
+  it("getAgentMessages reads the persisted transcript by address or URL, and yields [] when it cannot", async () => {
+    const s = open();
+    await s.chat.sendMessage({ text: "hi" });
+    await until(() => s.idle() && textOf(s.last()).startsWith("body="));
+    const host = `http://127.0.0.1:${server.port}`;
+    const byAddress = await getAgentMessages({ host, agent: "Echo", name: s.name });
+    expect(byAddress.map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(textOf(byAddress[1])).toBe(textOf(s.last()));
+    const byUrl = await getAgentMessages({ url: `${host}/agents/echo/${s.name}/get-messages` });
+    expect(byUrl).toEqual(byAddress);
+    const warn = console.warn;
+    console.warn = () => {};
+    try {
+      expect(await getAgentMessages({ host, agent: "NoSuchAgent", name: "x" })).toEqual([]);
+      expect(await getAgentMessages({ url: "http://127.0.0.1:1/get-messages" })).toEqual([]);
+    } finally {
+      console.warn = warn;
+    }
     s.close();
   });
 });

@@ -5,7 +5,6 @@
  */
 import {
   type ChatResponseFrame,
-  type ClientToolSchema,
   findToolCallIdForApproval,
   isToolUIPart,
   MessageList,
@@ -18,6 +17,11 @@ import {
 } from "@runboard/protocol";
 import type { UIMessage } from "ai";
 import { createStore, type StoreApi } from "zustand/vanilla";
+import {
+  type ClientTool,
+  detectToolsRequiringConfirmation,
+  extractClientToolSchemas,
+} from "./client-tools.ts";
 import { coalesce, type Notifier } from "./notify.ts";
 
 /** Anything with a WebSocket-like surface: an `AgentClient`, the official `useAgent` result, a test double. */
@@ -43,13 +47,6 @@ export interface ChatSnapshot<M extends UIMessage = UIMessage> {
   isToolContinuation: boolean;
   /** The server said it is recovering an interrupted turn (`cf_agent_chat_recovering`). */
   isRecovering: boolean;
-}
-
-/** A client tool: `execute` runs in the page; its schema is announced to the server as `clientTools`. */
-export interface ClientTool {
-  description?: string;
-  parameters?: unknown;
-  execute?: (input: unknown) => unknown;
 }
 
 export interface ToolCallInfo {
@@ -92,6 +89,24 @@ export interface ChatSessionOptions<M extends UIMessage = UIMessage> {
   }) => void | Promise<void>;
   /** Send `autoContinue` with tool results so the server continues the turn. Default true. */
   autoContinueAfterToolResult?: boolean;
+  /**
+   * Tools whose calls wait for a human and never run automatically. Default: the `tools` without `execute`.
+   * @deprecated As upstream: declare `needsApproval` on the server's tools instead.
+   */
+  toolsRequiringConfirmation?: string[];
+  /**
+   * With `autoContinueAfterToolResult: false`, `addToolResult` sends the follow-up request only once every
+   * call of `toolsRequiringConfirmation` in the last message is answered (true, the default), or after each
+   * result (false).
+   * @deprecated As upstream: send the follow-up yourself with `sendMessage`.
+   */
+  autoSendAfterAllConfirmationsResolved?: boolean;
+  /**
+   * Accepted for compatibility. Tools with `execute` run automatically here whether or not it is set
+   * (upstream needs it when there is no `onToolCall`).
+   * @deprecated As upstream: use `onToolCall`.
+   */
+  experimental_automaticToolResolution?: boolean;
   /** Also cancel the server turn on a generic abort (`dispose`). Default false, as upstream (#1484). */
   cancelOnClientAbort?: boolean;
   /** Send `setMessages` to the server. Default true (Think ignores it). */
@@ -132,6 +147,21 @@ const nanoid = (n = 8) => {
   return s;
 };
 
+const DEPRECATED: Partial<Record<keyof ChatSessionOptions, string>> = {
+  toolsRequiringConfirmation: "declare needsApproval on the server's tools instead",
+  autoSendAfterAllConfirmationsResolved: "send the follow-up with sendMessage yourself",
+  experimental_automaticToolResolution: "use onToolCall",
+};
+const warned = new Set<string>();
+/** Once per option per page, as upstream does, so a re-rendering app does not flood the console. */
+function warnDeprecatedOptions(options: object) {
+  for (const [name, fix] of Object.entries(DEPRECATED)) {
+    if ((options as Record<string, unknown>)[name] === undefined || warned.has(name)) continue;
+    warned.add(name);
+    console.warn(`[runboard] useAgentChat: '${name}' is deprecated; ${fix}.`);
+  }
+}
+
 type ChatEvent = { type: "message" | "open" | "close"; data?: unknown };
 
 /** The chat store. */
@@ -163,6 +193,7 @@ export class ChatSession<M extends UIMessage = UIMessage> {
     this.changed = coalesce(throttle, () => {
       if (!this.disposed) this.store.setState(this.compute(), true);
     });
+    warnDeprecatedOptions(options);
     const { agent } = options;
     agent.addEventListener("message", this.onEvent);
     agent.addEventListener("open", this.onOpen);
@@ -425,8 +456,8 @@ export class ChatSession<M extends UIMessage = UIMessage> {
     try {
       const { body, prepareSendMessagesRequest, tools } = this.options;
       const extra: Record<string, unknown> = { ...(typeof body === "function" ? await body() : body) };
-      const clientTools = this.clientToolSchemas(tools);
-      if (clientTools.length) extra.clientTools = clientTools;
+      const clientTools = extractClientToolSchemas(tools);
+      if (clientTools) extra.clientTools = clientTools;
       const messages = this.list.messages as readonly M[];
       if (prepareSendMessagesRequest)
         Object.assign(extra, (await prepareSendMessagesRequest({ id, messages, trigger, body: extra })).body);
@@ -443,16 +474,6 @@ export class ChatSession<M extends UIMessage = UIMessage> {
       this.fail(e instanceof Error ? e : new Error(String(e)), true);
     }
     this.changed();
-  }
-
-  private clientToolSchemas(tools: ChatSessionOptions["tools"]): ClientToolSchema[] {
-    return Object.entries(tools ?? {})
-      .filter(([, t]) => typeof t.execute === "function")
-      .map(([name, t]) => ({
-        name,
-        ...(t.description === undefined ? {} : { description: t.description }),
-        ...(t.parameters === undefined ? {} : { parameters: t.parameters }),
-      }));
   }
 
   /** Stops whatever stream is live: this tab's turn, a continuation, a resumed or observed stream. */
@@ -506,6 +527,37 @@ export class ChatSession<M extends UIMessage = UIMessage> {
     );
     if (autoContinue) this.run(this.rm.handle({ type: "expect-continuation" }));
     this.changed();
+  }
+
+  /**
+   * The official hook's older name for a tool result, kept for apps that switch imports. Unlike
+   * `addToolOutput` it also sends the follow-up request itself when `autoContinueAfterToolResult` is false.
+   * @deprecated As upstream: use `addToolOutput`.
+   */
+  addToolResult(o: { tool: string; toolCallId: string; output: unknown }): void {
+    const pendingBefore = this.pendingConfirmations();
+    this.addToolOutput({ toolCallId: o.toolCallId, toolName: o.tool, output: o.output });
+    if (this.options.autoContinueAfterToolResult !== false) return;
+    const waitForAll = this.options.autoSendAfterAllConfirmationsResolved !== false;
+    // Upstream counts the calls pending before this result, so a result for a call outside the set still sends.
+    pendingBefore.delete(o.toolCallId);
+    if (!waitForAll || pendingBefore.size === 0) void this.request("submit-message");
+  }
+
+  /** Calls in the last assistant message that wait for a human (`toolsRequiringConfirmation`). */
+  private pendingConfirmations(): Set<string> {
+    const ids = new Set<string>();
+    const last = this.list.messages.at(-1);
+    if (last?.role !== "assistant") return ids;
+    const names = this.confirmationTools();
+    for (const p of last.parts)
+      if (isToolUIPart(p) && p.state === "input-available" && names.includes(p.type.slice("tool-".length)))
+        ids.add((p as ToolPartLike).toolCallId);
+    return ids;
+  }
+
+  private confirmationTools(): string[] {
+    return this.options.toolsRequiringConfirmation ?? detectToolsRequiringConfirmation(this.options.tools);
   }
 
   /** A human's decision on an approval request. `id` is the approval id; the wire carries the tool call id. */
@@ -593,7 +645,10 @@ export class ChatSession<M extends UIMessage = UIMessage> {
       if (part.state !== "input-available") continue;
       const toolName = part.type.slice("tool-".length);
       const call = { toolCallId: part.toolCallId, toolName, input: part.input };
-      const execute = this.options.tools?.[toolName]?.execute;
+      // A call a human must answer is never run for them, even when the tool has `execute`.
+      const execute = this.confirmationTools().includes(toolName)
+        ? undefined
+        : this.options.tools?.[toolName]?.execute;
       try {
         if (this.options.onToolCall)
           await this.options.onToolCall({

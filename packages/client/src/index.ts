@@ -2,4 +2,5 @@
 export * from "./agent-client.ts";
 export * from "./agent-tool-runs.ts";
 export * from "./chat-session.ts";
+export * from "./client-tools.ts";
 export * from "./drill-in.ts";

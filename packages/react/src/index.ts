@@ -4,6 +4,7 @@ export * from "./agent-tool-run/index.ts";
 export * from "./approval/index.ts";
 export * from "./live-view/index.ts";
 export * from "./milestone-timeline/index.ts";
+export * from "./official-helpers.ts";
 export * from "./progress/index.ts";
 export * from "./run-tray/index.ts";
 export * from "./use-agent.ts";

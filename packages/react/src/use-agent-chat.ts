@@ -19,6 +19,7 @@ export type UseAgentChatResult<M extends UIMessage = UIMessage> = ChatSnapshot<M
     | "clearHistory"
     | "setMessages"
     | "addToolOutput"
+    | "addToolResult"
     | "addToolApprovalResponse"
     | "resumeStream"
   >;
@@ -55,6 +56,7 @@ export function useAgentChat<M extends UIMessage = UIMessage>(
     clearHistory: session.clearHistory.bind(session),
     setMessages: session.setMessages.bind(session),
     addToolOutput: session.addToolOutput.bind(session),
+    addToolResult: session.addToolResult.bind(session),
     addToolApprovalResponse: session.addToolApprovalResponse.bind(session),
     resumeStream: session.resumeStream.bind(session),
   };
