@@ -83,11 +83,68 @@ describe("AgentClient against the mock server", () => {
     const c = client("ac-timeout");
     await until(() => c.status === "open");
     server.controller.delay((f) => f.frame.type === "rpc" && f.name === "ac-timeout", 200);
-    await expect(c.call("getInfo", [], { timeoutMs: 20 })).rejects.toThrow("timed out after 20 ms");
+    await expect(c.call("getInfo", [], { timeoutMs: 20 })).rejects.toThrow("timed out after 20ms");
     await new Promise((r) => setTimeout(r, 250));
     server.controller.clearFaults();
     await expect(c.call("getInfo")).resolves.toMatchObject({ name: "ac-timeout" });
     c.close();
+  });
+
+  it("plain calls time out after defaultCallTimeout, streaming calls do not; both official option forms work", async () => {
+    const c = client("ac-default-timeout", { defaultCallTimeout: 30 });
+    await until(() => c.status === "open");
+    server.controller.delay((f) => f.frame.type === "rpc" && f.name === "ac-default-timeout", 120);
+    await expect(c.call("getInfo")).rejects.toThrow("RPC call to getInfo timed out after 30ms");
+    const errors: string[] = [];
+    const timedOut = c.call("getInfo", [], { stream: { onError: (e) => errors.push(e) }, timeout: 10 });
+    await expect(timedOut).rejects.toThrow("timed out after 10ms");
+    expect(errors).toEqual(["RPC call to getInfo timed out after 10ms"]);
+    // Streaming callbacks alone: no default timeout, so the delayed answer still arrives.
+    const chunks: unknown[] = [];
+    await expect(c.call("countdown", [2], { onChunk: (x) => chunks.push(x) })).resolves.toBeDefined();
+    expect(chunks.length).toBeGreaterThan(0);
+    server.controller.clearFaults();
+    c.close();
+  });
+
+  it("onIdentity gets (name, agent) as the official callback does", async () => {
+    const seen: string[][] = [];
+    const c = client("ac-identity", { onIdentity: (name, agent) => seen.push([name, agent]) });
+    await until(() => c.identified);
+    expect(seen).toEqual([["ac-identity", "chat-agent"]]);
+    c.close();
+  });
+
+  it("shouldReconnectOnClose declining, or maxRetries spent, ends reconnecting with onConnectionError", async () => {
+    const reported: AgentConnectionError[] = [];
+    const c = client("ac-decline", {
+      shouldReconnectOnClose: (e) => e.code !== 4321 && e.code !== 1011,
+      onConnectionError: (e) => reported.push(e),
+    });
+    await until(() => c.status === "open");
+    for (const conn of server.controller.instance("ChatAgent", "ac-decline")?.conns ?? [])
+      conn.close(1011, "Server error");
+    await until(() => reported.length === 1);
+    expect(reported[0]).toMatchObject({ code: 1011 });
+    await new Promise((r) => setTimeout(r, 80));
+    expect(c.status).toBe("closed");
+    c.close();
+
+    const spent: AgentConnectionError[] = [];
+    const d = new AgentClient({
+      agent: "NoSuchAgent",
+      name: "x",
+      host: `127.0.0.1:${server.port}`,
+      WebSocket,
+      minReconnectionDelay: 5,
+      maxReconnectionDelay: 5,
+      maxRetries: 2,
+      onConnectionError: (e) => spent.push(e),
+      onError: () => {},
+    });
+    await until(() => spent.length === 1);
+    expect(d.connectionError).toBe(spent[0]);
+    d.close();
   });
 
   it("reconnects after a dropped socket, and rejects the calls the drop cut off", async () => {

@@ -26,18 +26,44 @@ export class AgentConnectionError extends Error {
   }
 }
 
-/** Streaming RPC callbacks, and a timeout after which the call rejects. */
-export interface CallOptions {
+/** Streaming RPC callbacks (the official `StreamOptions`). */
+export interface StreamCallbacks {
   onChunk?: (chunk: unknown) => void;
   onDone?: (result: unknown) => void;
   onError?: (error: string) => void;
-  /** Rejects the call if no final answer arrives in time. Default: no timeout (as the official client). */
+}
+
+/**
+ * Streaming callbacks and a timeout after which the call rejects. Both official forms are accepted: the
+ * callbacks themselves, or `{ stream, timeout }`.
+ */
+export interface CallOptions extends StreamCallbacks {
+  stream?: StreamCallbacks;
+  /** Rejects the call if no final answer arrives in time. Default: `defaultCallTimeout` for plain calls,
+   * none for streaming ones (as the official client). */
+  timeout?: number;
+  /** Older name of `timeout`. */
   timeoutMs?: number;
+}
+
+/** The official reconnect options (partysocket's), under their names. */
+export interface ReconnectOptions {
+  minReconnectionDelay?: number;
+  maxReconnectionDelay?: number;
+  reconnectionDelayGrowFactor?: number;
+  minUptime?: number;
+  connectionTimeout?: number;
+  maxRetries?: number;
+  maxEnqueuedMessages?: number;
+  debug?: boolean;
+  debugLogger?: (...args: unknown[]) => void;
 }
 
 type Query = NonNullable<AgentAddress["query"]>;
 
-export interface AgentClientOptions<State = unknown> extends Omit<AgentAddress, "pk" | "query"> {
+export interface AgentClientOptions<State = unknown>
+  extends Omit<AgentAddress, "pk" | "query">,
+    ReconnectOptions {
   /**
    * Query parameters, or an async function returning them (auth tokens). The result is cached for
    * `cacheTtl` ms and dropped on every disconnect, so a reconnect fetches a fresh token.
@@ -47,11 +73,29 @@ export interface AgentClientOptions<State = unknown> extends Omit<AgentAddress, 
   cacheTtl?: number;
   /** WebSocket implementation; required in Node 20 (`import { WebSocket } from "ws"`). */
   WebSocket?: unknown;
-  /** Reconnect backoff. Defaults: 1 s growing ×1.3 up to 10 s, retrying forever (partysocket's). */
+  /** Reconnect backoff, short form. Defaults: 1 s growing ×1.3 up to 10 s, retrying forever (partysocket's). */
   reconnect?: { minDelayMs?: number; maxDelayMs?: number; maxRetries?: number };
+  /** Connection id (`_pk`). Default: a random UUID. */
+  id?: string;
+  /** WebSocket subprotocols. */
+  protocols?: string | string[];
+  /** Return false to stop reconnecting after this close. Terminal codes (1008, 4000–4999) stop regardless. */
+  shouldReconnectOnClose?: (event: CloseEvent) => boolean;
+  /** Timeout of calls without streaming callbacks. Default 30 s, as the official client. */
+  defaultCallTimeout?: number;
+  /** Reconnecting stopped for good (a terminal code, `shouldReconnectOnClose`, or `maxRetries` spent). */
+  onConnectionError?: (error: AgentConnectionError) => void;
+  /**
+   * Only `"cf-websocket"` (the default) is spoken here; the experimental `"capnweb"` transport is refused
+   * through `onError` and the socket is used instead.
+   */
+  transport?: "cf-websocket" | "capnweb";
   onStateUpdate?: (state: State, source: "server" | "client") => void;
   onStateUpdateError?: (error: string) => void;
-  onIdentity?: (identity: { name: string; agent: string }) => void;
+  /** The server said which instance this is (`name`, kebab-case `agent`), as the official callback. */
+  onIdentity?: (name: string, agent: string) => void;
+  /** The instance changed across a reconnect (server-side routing). Without it a warning is logged. */
+  onIdentityChange?: (oldName: string, newName: string, oldAgent: string, newAgent: string) => void;
   onMcpUpdate?: (mcp: McpServersState) => void;
   /** Malformed frames from the wire and terminal connection errors. Never throws into the app. */
   onError?: (error: Error) => void;
@@ -83,6 +127,11 @@ const NOT_METHODS = new Set([
 ]);
 
 /** Close codes after which reconnecting cannot help: policy (1008) and application codes (4000–4999). */
+/** Drops undefined values, so partysocket's defaults apply to what the app did not set. */
+function definedOnly<T extends Record<string, unknown>>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
 export const isTerminalCloseCode = (code: number) => code === 1008 || (code >= 4000 && code <= 4999);
 
 type Listener = (event: Event) => void;
@@ -102,7 +151,7 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
   readonly agent: string;
   readonly name: string;
   /** Connection id (`_pk`), stable across reconnects like partysocket's. */
-  readonly id = randomId();
+  readonly id: string;
   identity: { name: string; agent: string } | undefined;
   state: State | undefined;
   mcp: McpServersState | undefined;
@@ -116,6 +165,7 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
   private version = 0;
 
   constructor(private readonly options: AgentClientOptions<State>) {
+    this.id = options.id ?? randomId();
     const { query, ...rest } = options;
     this.address = {
       ...rest,
@@ -124,18 +174,35 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
     };
     this.agent = options.agent;
     this.name = options.name || "default";
-    const { minDelayMs, maxDelayMs, maxRetries } = options.reconnect ?? {};
+    const { minDelayMs, maxDelayMs } = options.reconnect ?? {};
+    const maxRetries = options.maxRetries ?? options.reconnect?.maxRetries;
+    if (options.transport === "capnweb")
+      queueMicrotask(() =>
+        options.onError?.(
+          new Error('transport "capnweb" is not supported; using the cf-websocket transport'),
+        ),
+      );
     const url =
       typeof query === "function"
         ? async () => agentUrl({ ...this.address, query: await this.resolveQuery() })
         : () => agentUrl(this.address);
-    this.socket = new ReconnectingWebSocket(url, undefined, {
+    const minReconnectionDelay = options.minReconnectionDelay ?? minDelayMs;
+    const maxReconnectionDelay = options.maxReconnectionDelay ?? maxDelayMs;
+    this.socket = new ReconnectingWebSocket(url, options.protocols, {
       ...(options.WebSocket ? { WebSocket: options.WebSocket } : {}),
-      ...(minDelayMs === undefined ? {} : { minReconnectionDelay: minDelayMs }),
-      ...(maxDelayMs === undefined ? {} : { maxReconnectionDelay: maxDelayMs }),
-      ...(maxRetries === undefined ? {} : { maxRetries }),
+      ...definedOnly({
+        minReconnectionDelay,
+        maxReconnectionDelay,
+        maxRetries,
+        reconnectionDelayGrowFactor: options.reconnectionDelayGrowFactor,
+        minUptime: options.minUptime,
+        connectionTimeout: options.connectionTimeout,
+        maxEnqueuedMessages: options.maxEnqueuedMessages,
+        debug: options.debug,
+        debugLogger: options.debugLogger,
+      }),
       startClosed: options.startClosed === true,
-      shouldReconnectOnClose: (e) => !isTerminalCloseCode(e.code),
+      shouldReconnectOnClose: (e) => this.classifyClose(e as unknown as CloseEvent, maxRetries),
     });
     this.socket.addEventListener("message", (e) => this.onMessage(e as MessageEvent));
     this.socket.addEventListener("open", (e) => {
@@ -235,12 +302,20 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
   call<T = unknown>(method: string, args: unknown[] = [], options: CallOptions = {}): Promise<T> {
     const id = randomId();
     return new Promise<T>((resolve, reject) => {
-      const p: Pending = { resolve: resolve as (v: unknown) => void, reject, options };
-      if (options.timeoutMs !== undefined) {
+      const stream =
+        options.stream ?? (options.onChunk || options.onDone || options.onError ? options : undefined);
+      const p: Pending = { resolve: resolve as (v: unknown) => void, reject, options: stream ?? {} };
+      const timeout =
+        options.timeout ??
+        options.timeoutMs ??
+        (stream ? undefined : (this.options.defaultCallTimeout ?? 30_000));
+      if (timeout) {
         p.timer = setTimeout(() => {
           this.pending.delete(id);
-          reject(new Error(`RPC ${method} timed out after ${options.timeoutMs} ms`));
-        }, options.timeoutMs);
+          const message = `RPC call to ${method} timed out after ${timeout}ms`;
+          stream?.onError?.(message);
+          reject(new Error(message));
+        }, timeout);
       }
       this.pending.set(id, p);
       this.socket.send(JSON.stringify({ type: "rpc", id, method, args }));
@@ -293,10 +368,20 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
     if (parsed.kind === "frame") {
       const f = parsed.frame;
       switch (f.type) {
-        case "cf_agent_identity":
+        case "cf_agent_identity": {
+          const before = this.identity;
           this.identity = { name: f.name, agent: f.agent };
-          this.options.onIdentity?.(this.identity);
+          if (before && (before.name !== f.name || before.agent !== f.agent)) {
+            if (this.options.onIdentityChange)
+              this.options.onIdentityChange(before.name, f.name, before.agent, f.agent);
+            else
+              console.warn(
+                `[runboard] The agent instance changed on reconnect (${before.agent}/${before.name} → ${f.agent}/${f.name}); pass onIdentityChange to handle it.`,
+              );
+          }
+          this.options.onIdentity?.(f.name, f.agent);
           break;
+        }
         case "cf_agent_state":
           this.state = f.state as State;
           this.options.onStateUpdate?.(this.state, "server");
@@ -342,6 +427,17 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
     this.pending.delete(id);
   }
 
+  /** Whether to reconnect; a refusal that ends reconnecting is remembered so the close reports an error. */
+  private finalClose = false;
+  private classifyClose(event: CloseEvent, maxRetries: number | undefined): boolean {
+    const reconnect =
+      !isTerminalCloseCode(event.code) && (this.options.shouldReconnectOnClose?.(event) ?? true);
+    // partysocket asks before counting the next attempt, so retryCount still counts the one that just closed.
+    const retriesSpent = (this.socket?.retryCount ?? 0) >= (maxRetries ?? Number.POSITIVE_INFINITY);
+    this.finalClose = this.socket?.shouldReconnect !== false && (!reconnect || retriesSpent);
+    return reconnect;
+  }
+
   private onClose(event: CloseEvent) {
     // A token in the query may be why the server closed: fetch a fresh one for the next attempt.
     this.queryCache = undefined;
@@ -350,9 +446,11 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
       this.settle(id);
       p.reject(new Error("Connection closed before the call completed"));
     }
-    if (isTerminalCloseCode(event.code)) {
+    if (this.finalClose) {
+      this.finalClose = false;
       this.error = new AgentConnectionError(event.code, event.reason);
       this.options.onError?.(this.error);
+      this.options.onConnectionError?.(this.error);
     }
     this.touch();
     this.emit("close", event as unknown as Event);

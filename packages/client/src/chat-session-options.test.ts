@@ -30,6 +30,7 @@ const echo: MockAgentDefinition = {
         { kind: "client-tool", name: "confirm", input: { n: 2 } },
       ],
     },
+    { match: "explode", steps: [{ kind: "error", message: "Model overloaded" }] },
     { match: "auto tool", steps: [{ kind: "client-tool", name: "lookup", input: { q: "x" } }] },
     {
       match: /./,
@@ -270,5 +271,113 @@ describe("ChatSession options", () => {
       console.warn = warn;
     }
     s.close();
+  });
+
+  describe("AI SDK chat options the official hook passes through", () => {
+    const userTexts = (s: ReturnType<typeof open>) =>
+      s.chat
+        .getSnapshot()
+        .messages.filter((m) => m.role === "user")
+        .map((m) => textOf(m));
+
+    it("id and generateId name the chat and the messages this tab creates", async () => {
+      let k = 0;
+      const s = open({ id: "chat-1", generateId: () => `mine-${++k}` });
+      expect(s.chat.id).toBe("chat-1");
+      await s.chat.sendMessage({ text: "hi" });
+      await until(s.idle);
+      expect(s.chat.getSnapshot().messages[0]?.id).toBe("mine-1");
+      s.close();
+    });
+
+    it("experimental_queue holds messages sent mid-response and sends them one by one afterwards", async () => {
+      const s = open({ experimental_queue: true });
+      await s.chat.sendMessage({ text: "slow" });
+      await until(() => s.chat.getSnapshot().status === "streaming");
+      await s.chat.sendMessage({ text: "second" });
+      await s.chat.sendMessage({ text: "third" });
+      expect(s.chat.getSnapshot().experimental_queuedMessages.map((m) => textOf(m))).toEqual([
+        "second",
+        "third",
+      ]);
+      expect(s.requests()).toBe(1);
+      await until(() => s.idle() && s.requests() === 3 && textOf(s.last()).includes("said=third"));
+      expect(userTexts(s)).toEqual(["slow", "second", "third"]);
+      expect(s.chat.getSnapshot().experimental_queuedMessages).toEqual([]);
+      s.close();
+    });
+
+    it("stop pauses the queue until the user sends again; remove and send-now act on one message", async () => {
+      const s = open({ experimental_queue: true });
+      await s.chat.sendMessage({ text: "slow" });
+      await until(() => s.chat.getSnapshot().status === "streaming");
+      await s.chat.sendMessage({ text: "a" });
+      await s.chat.sendMessage({ text: "b" });
+      s.chat.stop();
+      await until(s.idle);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(s.requests()).toBe(1);
+      const [a, b] = s.chat.getSnapshot().experimental_queuedMessages as [UIMessage, UIMessage];
+      s.chat.experimental_removeQueuedMessage(a.id);
+      await s.chat.experimental_sendQueuedMessageNow(b.id);
+      await until(() => s.idle() && textOf(s.last()).includes("said=b"));
+      expect(userTexts(s)).toEqual(["slow", "b"]);
+      expect(s.requests()).toBe(2);
+      s.close();
+    });
+
+    it("sendAutomaticallyWhen sends the transcript again after a tool result when it says so", async () => {
+      const s = open({
+        tools: { confirm: {} },
+        autoContinueAfterToolResult: false,
+        sendAutomaticallyWhen: ({ messages }) =>
+          !messages.at(-1)?.parts.some((p) => "state" in p && p.state === "input-available"),
+      });
+      await s.chat.sendMessage({ text: "two tools" });
+      await until(() => s.idle() && s.last()?.role === "assistant");
+      const ids = (s.last()?.parts ?? []).flatMap((p) => ("toolCallId" in p ? [p.toolCallId as string] : []));
+      s.chat.addToolOutput({ toolCallId: ids[0] as string, output: 1 });
+      await new Promise((r) => setTimeout(r, 20));
+      expect(s.requests()).toBe(1);
+      s.chat.addToolOutput({ toolCallId: ids[1] as string, output: 2 });
+      await until(() => s.requests() === 2);
+      s.close();
+    });
+
+    it("dataPartSchemas keep a data part that fails its schema out of the transcript and report it", async () => {
+      const errors: string[] = [];
+      // A Standard Schema by hand: `step` must be 2.
+      const schema = {
+        "~standard": {
+          validate: (v: unknown) =>
+            (v as { step?: number }).step === 2 ? { value: v } : { issues: [{ message: "step must be 2" }] },
+        },
+      };
+      const seen: unknown[] = [];
+      const s = open({
+        dataPartSchemas: { progress: schema },
+        onError: (e) => errors.push(e.message),
+        onData: (p) => seen.push(p),
+      });
+      await s.chat.sendMessage({ text: "hi" });
+      await until(() => s.idle() && textOf(s.last()).startsWith("body="));
+      expect(seen).toEqual([]);
+      expect(errors).toEqual([
+        expect.stringContaining("data part 'data-progress' fails its schema: step must be 2"),
+      ]);
+      s.close();
+    });
+
+    it("clearError clears a failed turn's error without sending anything", async () => {
+      const s = open({ onError: () => {} });
+      await s.chat.sendMessage({ text: "explode" });
+      await until(() => s.chat.getSnapshot().status === "error");
+      expect(s.chat.getSnapshot().error?.message).toContain("Model overloaded");
+      const sent = s.wire.length;
+      s.chat.clearError();
+      expect(s.chat.getSnapshot()).toMatchObject({ status: "ready", error: undefined });
+      expect(s.wire.length).toBe(sent);
+      s.close();
+    });
   });
 });

@@ -17,6 +17,8 @@ import {
 } from "@runboard/protocol";
 import type { UIMessage } from "ai";
 import { createStore, type StoreApi } from "zustand/vanilla";
+import { ChatQueue } from "./chat-queue.ts";
+import { type ChatSchemas, schemaViolation } from "./chat-schemas.ts";
 import {
   type ClientTool,
   detectToolsRequiringConfirmation,
@@ -47,6 +49,8 @@ export interface ChatSnapshot<M extends UIMessage = UIMessage> {
   isToolContinuation: boolean;
   /** The server said it is recovering an interrupted turn (`cf_agent_chat_recovering`). */
   isRecovering: boolean;
+  /** Messages waiting to be sent (`experimental_queue`), in sending order. */
+  experimental_queuedMessages: readonly M[];
 }
 
 export interface ToolCallInfo {
@@ -64,8 +68,25 @@ export interface AddToolOutputOptions {
   errorText?: string;
 }
 
-export interface ChatSessionOptions<M extends UIMessage = UIMessage> {
+export interface ChatSessionOptions<M extends UIMessage = UIMessage> extends ChatSchemas {
   agent: ChatAgentLike;
+  /** The chat's id, returned as `id`. Default: a random one. */
+  id?: string;
+  /** Ids for the messages this tab creates. */
+  generateId?: () => string;
+  /** Accepted so an app can switch imports; the agent's socket is always the transport here. */
+  transport?: unknown;
+  /**
+   * Checked after a tool result or an approval is added and after a response ends: when it returns true the
+   * transcript is sent again as a new request (AI SDK `sendAutomaticallyWhen`). Mind that the server already
+   * continues on its own unless `autoContinueAfterToolResult` is false.
+   */
+  sendAutomaticallyWhen?: (options: { messages: M[] }) => boolean | PromiseLike<boolean>;
+  /**
+   * Queue messages sent while a response runs or while the assistant waits for a tool result or approval,
+   * and send them one at a time after each response (AI SDK `experimental_queue`).
+   */
+  experimental_queue?: boolean;
   /** Initial transcript. Default: `GET …/get-messages` when the agent has `getHttpUrl`; Think's connect snapshot
    * replaces it anyway. `null` skips fetching. */
   getInitialMessages?: null | ((options: { url?: string }) => Promise<M[]>);
@@ -179,12 +200,19 @@ export class ChatSession<M extends UIMessage = UIMessage> {
   /** Message id each live stream writes to, for snapshot protection. */
   private readonly streamMessage = new Map<string, string>();
   private disposed = false;
+  private readonly queue = new ChatQueue<M>();
+  /** Only pay for schema checks on the chunk path when the app gave schemas. */
+  private readonly checksSchemas: boolean;
+  /** The chat's id (the `id` option, or a random one). */
+  readonly id: string;
   private readonly onEvent = (e: Event) => this.receive(e as unknown as ChatEvent);
   private readonly onOpen = () => this.run(this.rm.handle({ type: "socket-open" }));
   private readonly onClose = () => this.run(this.rm.handle({ type: "socket-close" }));
 
   constructor(private readonly options: ChatSessionOptions<M>) {
     this.list = new MessageList(options.messages ?? []);
+    this.id = options.id ?? `chat-${nanoid(12)}`;
+    this.checksSchemas = Boolean(options.dataPartSchemas || options.messageMetadataSchema);
     this.rm = new ResumeMachine({ createId: () => nanoid(8), resume: options.resume !== false });
     this.store = createStore<ChatSnapshot<M>>(() => this.compute());
     const throttle =
@@ -221,6 +249,7 @@ export class ChatSession<M extends UIMessage = UIMessage> {
       isServerStreaming,
       isToolContinuation: this.rm.isToolContinuation,
       isRecovering: this.recovering,
+      experimental_queuedMessages: this.queue.messages,
     };
   }
 
@@ -280,7 +309,9 @@ export class ChatSession<M extends UIMessage = UIMessage> {
     const streamMessageId = this.streamMessage.get(f.id);
     this.run(route.commands, false);
     if (f.id === this.localRequest && this.status === "submitted") this.status = "streaming";
+    const own = f.id === this.localRequest;
     if (f.error) {
+      if (own) this.queue.pause();
       this.list.endStream(f.id);
       this.endLocal(f.id);
       this.fail(new Error(f.body || "Stream error"), route.origin === "local");
@@ -289,7 +320,12 @@ export class ChatSession<M extends UIMessage = UIMessage> {
     }
     if (f.body) {
       const parsed = parseChunkBody(f.body);
+      const violation =
+        this.checksSchemas && parsed.kind === "chunk"
+          ? schemaViolation(parsed.chunk, this.options)
+          : undefined;
       if (parsed.kind === "error") this.fail(new Error(`chat stream ${f.id}: ${parsed.reason}`));
+      else if (violation) this.fail(new Error(`chat stream ${f.id}: ${violation}`));
       else if (parsed.kind === "chunk") {
         const out = this.list.applyChunk(f.id, parsed.chunk, {
           continuation: f.continuation === true,
@@ -309,8 +345,8 @@ export class ChatSession<M extends UIMessage = UIMessage> {
       if (f.outcome !== "aborted") {
         const message = this.list.messages.find((m) => m.id === messageId) as M | undefined;
         this.options.onFinish?.({ message, streamId: f.id });
-        void this.runClientTools();
-      }
+        void this.runClientTools().then(() => this.afterResponse());
+      } else if (own) this.queue.pause();
     }
     this.changed();
     // The end of a stream is shown at once, not on the next frame: nothing else is coming.
@@ -325,6 +361,36 @@ export class ChatSession<M extends UIMessage = UIMessage> {
       ...(f.error ? { error: f.body } : {}),
       replay: f.replay === true,
     });
+  }
+
+  /** A response ended: the next queued message goes out, or `sendAutomaticallyWhen` may send again. */
+  private async afterResponse() {
+    if (this.disposed || this.busy()) return;
+    const next = this.queue.next();
+    if (next) {
+      this.list.upsert(next);
+      await this.request("submit-message");
+      return;
+    }
+    await this.autoSend();
+  }
+
+  private async autoSend() {
+    const when = this.options.sendAutomaticallyWhen;
+    if (!when || this.disposed || this.status === "submitted" || this.status === "streaming") return;
+    if (await when({ messages: this.list.messages.slice() as M[] })) await this.request("submit-message");
+  }
+
+  /** A request of ours is running, or the assistant waits for a tool result or an approval. */
+  private busy(): boolean {
+    if (this.status === "submitted" || this.status === "streaming") return true;
+    const last = this.list.messages.at(-1);
+    return (
+      last?.role === "assistant" &&
+      last.parts.some(
+        (p) => isToolUIPart(p) && (p.state === "input-available" || p.state === "approval-requested"),
+      )
+    );
   }
 
   private endLocal(id: string) {
@@ -429,13 +495,43 @@ export class ChatSession<M extends UIMessage = UIMessage> {
     message: { text: string } | M,
     options: { body?: Record<string, unknown> } = {},
   ): Promise<void> {
+    const id = this.options.generateId?.() ?? `user-${nanoid(10)}`;
     const m = (
-      "role" in message
-        ? message
-        : { id: `user-${nanoid(10)}`, role: "user", parts: [{ type: "text", text: message.text }] }
+      "role" in message ? message : { id, role: "user", parts: [{ type: "text", text: message.text }] }
     ) as M;
+    if (this.options.experimental_queue) {
+      if (this.busy()) {
+        this.queue.add(m);
+        this.changed();
+        return;
+      }
+      this.queue.resume();
+    }
     this.list.upsert(m);
     await this.request("submit-message", options.body);
+  }
+
+  /** Drops a queued message before it is sent (`experimental_queue`). */
+  experimental_removeQueuedMessage(id: string): void {
+    if (this.queue.remove(id)) this.changed();
+  }
+
+  /** Stops the running response and sends this queued message next; the rest follow it. */
+  async experimental_sendQueuedMessageNow(id: string): Promise<void> {
+    const m = this.queue.take(id);
+    if (!m) return;
+    if (this.status === "submitted" || this.status === "streaming") this.stop();
+    this.queue.resume();
+    this.list.upsert(m);
+    await this.request("submit-message");
+  }
+
+  /** Clears `error` (and an `error` status) without sending anything. */
+  clearError(): void {
+    if (!this.error && this.status !== "error") return;
+    this.error = undefined;
+    if (this.status === "error") this.status = "ready";
+    this.changed();
   }
 
   /** Asks for the last assistant message again. */
@@ -443,6 +539,7 @@ export class ChatSession<M extends UIMessage = UIMessage> {
     const ms = this.list.messages;
     let i = ms.length - 1;
     while (i >= 0 && ms[i]?.role !== "user") i--;
+    this.queue.clear();
     this.list.truncate(i + 1);
     await this.request("regenerate-message", options.body);
   }
@@ -478,6 +575,7 @@ export class ChatSession<M extends UIMessage = UIMessage> {
 
   /** Stops whatever stream is live: this tab's turn, a continuation, a resumed or observed stream. */
   stop(): void {
+    this.queue.pause();
     this.run(this.rm.handle({ type: "stop" }));
     if (this.localRequest) this.status = "ready";
     this.changed();
@@ -485,6 +583,7 @@ export class ChatSession<M extends UIMessage = UIMessage> {
 
   /** Clears the transcript here, on the server and in the other tabs. */
   clearHistory(): void {
+    this.queue.clear();
     this.list.replaceAll([]);
     this.run(this.rm.handle({ type: "clear" }));
     this.options.agent.send(JSON.stringify({ type: "cf_agent_chat_clear" }));
@@ -494,6 +593,7 @@ export class ChatSession<M extends UIMessage = UIMessage> {
   /** Replaces the transcript (and tells the server, unless `syncMessagesToServer` is false). */
   setMessages(next: M[] | ((prev: readonly M[]) => M[])): void {
     const messages = typeof next === "function" ? next(this.list.messages as readonly M[]) : next;
+    this.queue.clear();
     this.list.replaceAll(messages);
     if (this.options.syncMessagesToServer !== false)
       this.options.agent.send(JSON.stringify({ type: "cf_agent_chat_messages", messages }));
@@ -527,6 +627,7 @@ export class ChatSession<M extends UIMessage = UIMessage> {
     );
     if (autoContinue) this.run(this.rm.handle({ type: "expect-continuation" }));
     this.changed();
+    void this.autoSend();
   }
 
   /**
@@ -583,6 +684,7 @@ export class ChatSession<M extends UIMessage = UIMessage> {
     );
     if (autoContinue) this.run(this.rm.handle({ type: "expect-continuation" }));
     this.changed();
+    void this.autoSend();
   }
 
   /** Asks the server for a stream to resume; resolves with its id, or undefined when there is none. */

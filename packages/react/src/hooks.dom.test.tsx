@@ -108,3 +108,28 @@ describe("hooks", () => {
     expect(run?.milestones.map((m) => m.name)).toEqual(["sources-gathered"]);
   });
 });
+
+describe("useAgent's enabled option", () => {
+  function Gated({ enabled, out }: { enabled: boolean; out: { status?: string } }) {
+    const agent = useAgent({
+      agent: "ChatAgent",
+      name: "gated",
+      host: `127.0.0.1:${server.port}`,
+      WebSocket,
+      enabled,
+    });
+    out.status = agent.status;
+    return null;
+  }
+
+  it("keeps the socket closed while false and connects once it turns true", async () => {
+    const out: { status?: string } = {};
+    const view = render(<Gated enabled={false} out={out} />);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(out.status).toBe("closed");
+    expect(server.controller.instance("ChatAgent", "gated")?.conns.size ?? 0).toBe(0);
+    view.rerender(<Gated enabled out={out} />);
+    await until(() => out.status === "open");
+    expect(server.controller.instance("ChatAgent", "gated")?.conns.size).toBe(1);
+  });
+});

@@ -22,7 +22,15 @@ export type UseAgentChatResult<M extends UIMessage = UIMessage> = ChatSnapshot<M
     | "addToolResult"
     | "addToolApprovalResponse"
     | "resumeStream"
-  >;
+    | "clearError"
+    | "experimental_removeQueuedMessage"
+    | "experimental_sendQueuedMessageNow"
+  > & {
+    /** The chat's id. */
+    id: string;
+    /** The connection's error from `useAgent` (a refused or failed socket), as the official hook returns it. */
+    connectionError: Error | null;
+  };
 
 export function useAgentChat<M extends UIMessage = UIMessage>(
   options: UseAgentChatOptions<M>,
@@ -59,5 +67,10 @@ export function useAgentChat<M extends UIMessage = UIMessage>(
     addToolResult: session.addToolResult.bind(session),
     addToolApprovalResponse: session.addToolApprovalResponse.bind(session),
     resumeStream: session.resumeStream.bind(session),
+    clearError: session.clearError.bind(session),
+    experimental_removeQueuedMessage: session.experimental_removeQueuedMessage.bind(session),
+    experimental_sendQueuedMessageNow: session.experimental_sendQueuedMessageNow.bind(session),
+    id: session.id,
+    connectionError: (options.agent as { connectionError?: Error | null }).connectionError ?? null,
   };
 }

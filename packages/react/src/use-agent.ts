@@ -15,6 +15,14 @@ export interface UseAgentOptions<State = unknown> extends Omit<AgentClientOption
   onOpen?: (e: Event) => void;
   onClose?: (e: Event) => void;
   onMessage?: (e: MessageEvent) => void;
+  /** `false` keeps the socket closed (partysocket's `enabled`); turning it on connects. */
+  enabled?: boolean;
+  /** Accepted for drop-in compatibility: agents always route under `/agents`, as upstream forces. */
+  prefix?: string;
+  /** Accepted for drop-in compatibility (partysocket option without effect here). */
+  disableNameValidation?: boolean;
+  /** Accepted for drop-in compatibility (partysocket option without effect here). */
+  transferEnqueuedMessages?: boolean;
 }
 
 export function useAgent<
@@ -37,6 +45,7 @@ export function useAgent<
     options.protocol,
     typeof options.query === "function" ? "fn" : options.query,
     options.queryDeps,
+    options.enabled !== false,
   ]);
   const dispose = useCallback((c: AgentClient<State, Methods>) => c.close(), []);
   const client = useOwned(
@@ -47,9 +56,19 @@ export function useAgent<
         host,
         onStateUpdate: (s, src) => latest.current.onStateUpdate?.(s, src),
         onStateUpdateError: (e) => latest.current.onStateUpdateError?.(e),
-        onIdentity: (i) => latest.current.onIdentity?.(i),
+        onIdentity: (name, agent) => latest.current.onIdentity?.(name, agent),
         onMcpUpdate: (m) => latest.current.onMcpUpdate?.(m),
         onError: (e) => latest.current.onError?.(e),
+        onConnectionError: (e) => latest.current.onConnectionError?.(e),
+        shouldReconnectOnClose: (e) => latest.current.shouldReconnectOnClose?.(e) ?? true,
+        // Only when given: without it the client warns about an instance change, as the official hook does.
+        ...(latest.current.onIdentityChange
+          ? {
+              onIdentityChange: (...a: [string, string, string, string]) =>
+                latest.current.onIdentityChange?.(...a),
+            }
+          : {}),
+        startClosed: latest.current.startClosed === true || latest.current.enabled === false,
       });
       c.addEventListener("open", (e) => latest.current.onOpen?.(e));
       c.addEventListener("close", (e) => latest.current.onClose?.(e));

@@ -1,0 +1,57 @@
+/**
+ * `experimental_queue` (AI SDK `Chat`): messages sent while a response is running, or while the assistant
+ * waits for a tool result or an approval, wait here and go out one at a time as each response finishes.
+ * Stopping, an error or an interrupted response pause the queue until the user sends again; editing the
+ * history or regenerating empties it.
+ */
+import type { UIMessage } from "ai";
+
+export class ChatQueue<M extends UIMessage = UIMessage> {
+  private items: M[] = [];
+  private paused = false;
+
+  /** The queued messages, in sending order; a new array whenever it changes. */
+  get messages(): readonly M[] {
+    return this.items;
+  }
+
+  add(message: M): void {
+    this.items = [...this.items, message];
+  }
+
+  remove(id: string): boolean {
+    const next = this.items.filter((m) => m.id !== id);
+    if (next.length === this.items.length) return false;
+    this.items = next;
+    return true;
+  }
+
+  /** Takes a message out to send it ahead of the others. */
+  take(id: string): M | undefined {
+    const m = this.items.find((x) => x.id === id);
+    if (m) this.remove(id);
+    return m;
+  }
+
+  /** The next message to send after a response ended normally, unless paused. */
+  next(): M | undefined {
+    if (this.paused || this.items.length === 0) return undefined;
+    const [first, ...rest] = this.items;
+    this.items = rest;
+    return first;
+  }
+
+  pause(): void {
+    this.paused = true;
+  }
+
+  /** A message the user sent themselves resumes the queue. */
+  resume(): void {
+    this.paused = false;
+  }
+
+  clear(): void {
+    if (this.items.length) this.items = [];
+    this.paused = false;
+  }
+}
