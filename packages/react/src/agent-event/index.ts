@@ -1,2 +1,3 @@
-// Filled by issue #5; the component's parts are exported from here.
-export {};
+/** `AgentEvent`: server-injected messages (background completions, milestone narration, notices). */
+export * from "./agent-event.tsx";
+export { agentEventLabel } from "./event-label.ts";

@@ -1,2 +1,3 @@
-// Filled by issue #5; the component's parts are exported from here.
-export {};
+/** `MilestoneTimeline`: the milestones a run reached, upcoming expected ones, and a live announcement. */
+export * from "./milestone-timeline.tsx";
+export { milestoneAnnouncement, type TimelineItem, timelineItems } from "./timeline.ts";

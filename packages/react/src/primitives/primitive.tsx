@@ -15,8 +15,14 @@ export interface AsChildProp {
 /** Props of a part rendered as `Tag`, plus `asChild`. */
 export type PrimitiveProps<Tag extends ElementType> = ComponentPropsWithRef<Tag> & AsChildProp;
 
+/** `data-*` state attributes, which JSX allows but an object literal of `PrimitiveProps` would reject. */
+export type DataAttributes = { [name: `data-${string}`]: string | number | boolean | undefined };
+
 /** Renders `tag`, or the child through a Slot when `asChild` is set. */
-export function renderPart<Tag extends ElementType>(tag: Tag, props: PrimitiveProps<Tag>): ReactElement {
+export function renderPart<Tag extends ElementType>(
+  tag: Tag,
+  props: PrimitiveProps<Tag> & DataAttributes,
+): ReactElement {
   const { asChild, ...rest } = props;
   return createElement(asChild ? Slot : tag, rest);
 }

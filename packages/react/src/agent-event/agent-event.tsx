@@ -1,0 +1,124 @@
+/**
+ * `AgentEvent`: a message the server injected (a background run's completion, milestone narration, a
+ * notice) shown as an event of the agent, not as words the user typed or the model said. The protocol's
+ * classifier decides; a note (`role="note"`) named for what happened carries it.
+ */
+import { classifySyntheticMessage, type SyntheticMessage } from "@runboard/protocol";
+import type { UIMessage } from "ai";
+import type { ReactNode } from "react";
+import {
+  createPartContext,
+  type PrimitiveProps,
+  renderPart,
+  usePartContext,
+  warnOnce,
+} from "../primitives/index.ts";
+import { agentEventLabel, messageText } from "./event-label.ts";
+
+/** The message fields the classifier and the parts read. */
+export type AgentEventMessage = Pick<UIMessage, "id" | "metadata" | "role" | "parts">;
+
+interface EventContextValue {
+  message: AgentEventMessage;
+  event: SyntheticMessage;
+  label: string;
+}
+const EventContext = createPartContext<EventContextValue>("AgentEvent.Root");
+
+/** True when a message list should render `message` as an `AgentEvent` rather than as a chat bubble. */
+export function isAgentEvent(message: Pick<UIMessage, "id" | "metadata">): boolean {
+  return classifySyntheticMessage(message) !== undefined;
+}
+
+/** Props of `AgentEvent.Root`. */
+export interface AgentEventRootProps extends PrimitiveProps<"div"> {
+  message: AgentEventMessage;
+  /** Accessible name; default from the event (`Background run finished (Researcher)`). */
+  label?: string;
+}
+
+/**
+ * The event (`role="note"`, named by `label`): `data-kind` `detached-completion | milestone | notice |
+ * injected`, plus `data-status`, `data-run-id`, `data-milestone`, `data-delivery-kind`, `data-source`
+ * when known. Renders nothing for an ordinary message (use `AgentEvent.Match` to choose).
+ */
+function Root({ message, label, ...props }: AgentEventRootProps) {
+  const event = classifySyntheticMessage(message);
+  if (!event) {
+    warnOnce(
+      "AgentEvent.Root:ordinary",
+      "AgentEvent.Root got an ordinary user/assistant message and rendered nothing. Check isAgentEvent(message) or use <AgentEvent.Match> first.",
+    );
+    return null;
+  }
+  const name = label ?? agentEventLabel(event);
+  return (
+    <EventContext.Context.Provider value={{ message, event, label: name }}>
+      {renderPart("div", {
+        role: "note",
+        "aria-label": name,
+        "data-kind": event.kind,
+        "data-role": message.role,
+        "data-status": event.kind === "detached-completion" ? event.status : undefined,
+        "data-run-id": "runId" in event ? event.runId : undefined,
+        "data-milestone": event.kind === "milestone" ? event.milestone : undefined,
+        "data-delivery-kind": event.kind === "notice" ? event.deliveryKind : undefined,
+        "data-source": "source" in event ? event.source : undefined,
+        ...props,
+      })}
+    </EventContext.Context.Provider>
+  );
+}
+
+/** The classified event of the surrounding root, for parts of your own. */
+export function useAgentEvent(): SyntheticMessage & { label: string } {
+  const { event, label } = usePartContext(EventContext, "useAgentEvent");
+  return { ...event, label };
+}
+
+/** A visible heading-like label for the event; default the same words as its accessible name. */
+function Label(props: PrimitiveProps<"span">) {
+  const { label, event } = usePartContext(EventContext, "AgentEvent.Label");
+  return renderPart("span", { "data-kind": event.kind, children: label, ...props });
+}
+
+/** The message's text, as text (never HTML); nothing when it has none. */
+function Text(props: PrimitiveProps<"div">) {
+  const { message } = usePartContext(EventContext, "AgentEvent.Text");
+  const text = messageText(message);
+  if (text === "" && props.children === undefined) return null;
+  return renderPart("div", { children: text, ...props });
+}
+
+/** Props of `AgentEvent.Match`. */
+export interface AgentEventMatchProps {
+  message: Pick<UIMessage, "id" | "metadata">;
+  /** Rendered for a server-injected message; a function gets the classified event. */
+  children: ReactNode | ((event: SyntheticMessage) => ReactNode);
+  /** Rendered for an ordinary message (the app's chat bubble). */
+  fallback?: ReactNode;
+}
+
+/** Chooses in a message list: `children` for an agent event, `fallback` for a user/assistant message. */
+function Match({ message, children, fallback = null }: AgentEventMatchProps) {
+  const event = classifySyntheticMessage(message);
+  if (!event) return <>{fallback}</>;
+  return <>{typeof children === "function" ? children(event) : children}</>;
+}
+
+/**
+ * Server-injected messages shown as agent events.
+ *
+ * @example
+ * ```tsx
+ * {messages.map((m) => (
+ *   <AgentEvent.Match key={m.id} message={m} fallback={<Bubble message={m} />}>
+ *     <AgentEvent.Root message={m}>
+ *       <AgentEvent.Label />
+ *       <AgentEvent.Text />
+ *     </AgentEvent.Root>
+ *   </AgentEvent.Match>
+ * ))}
+ * ```
+ */
+export const AgentEvent = { Root, Label, Text, Match };

@@ -1,0 +1,36 @@
+/** Pure wording for server-injected messages, so every list names them the same way. */
+import type { SyntheticMessage } from "@runboard/protocol";
+
+const STATUS_WORDS: Record<string, string> = {
+  completed: "finished",
+  error: "failed",
+  aborted: "was cancelled",
+  interrupted: "was interrupted",
+};
+
+/**
+ * An accessible name for an agent event: `Background run finished (Researcher)`,
+ * `Milestone reached: sources-gathered`, `Notice`, `Message from scheduled-task`.
+ */
+export function agentEventLabel(event: SyntheticMessage): string {
+  switch (event.kind) {
+    case "detached-completion": {
+      const how = STATUS_WORDS[event.status] ?? event.status;
+      return `Background run ${how}${event.agentType ? ` (${event.agentType})` : ""}`;
+    }
+    case "milestone":
+      return `Milestone reached: ${event.milestone}${event.agentType ? ` (${event.agentType})` : ""}`;
+    case "notice":
+      return event.deliveryKind === "notice" ? "Notice" : `Notice (${event.deliveryKind})`;
+    case "injected":
+      return `Message from ${event.source}`;
+  }
+}
+
+/** The text parts of a message, joined; other parts (tools, files) are not an event's words. */
+export function messageText(message: { parts?: readonly { type: string; text?: unknown }[] }): string {
+  return (message.parts ?? [])
+    .filter((p) => p.type === "text" && typeof p.text === "string")
+    .map((p) => p.text as string)
+    .join("");
+}

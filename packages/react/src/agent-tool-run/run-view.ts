@@ -1,0 +1,162 @@
+/**
+ * Pure decisions behind `AgentToolRun`: which label a run gets, which recovery action fits an interrupted
+ * run, how a long result is cut, and which runs belong beside a tool part. Kept out of the components so
+ * they can be tested without React and reused by other views (a tray, a log).
+ */
+import type { AgentToolRun, AgentToolRunStatus, AgentToolRunsState } from "@runboard/protocol";
+
+/** True once a run will not change status on its own again (`interrupted` can still be replaced). */
+export function isRunFinished(status: AgentToolRunStatus): boolean {
+  return status !== "running";
+}
+
+/** The name a person sees: `agentTool({ displayName })` when the server sent one, else the class name. */
+export function runTitle(run: Pick<AgentToolRun, "display" | "agentType">): string {
+  const name = run.display?.name;
+  return typeof name === "string" && name.trim() !== "" ? name : run.agentType;
+}
+
+/** The icon the server chose (`agentTool({ icon })`), if it is a non-empty string. */
+export function runIcon(run: Pick<AgentToolRun, "display">): string | undefined {
+  const icon = run.display?.icon;
+  return typeof icon === "string" && icon !== "" ? icon : undefined;
+}
+
+/** Default status words, for the status part and screen readers. */
+export const RUN_STATUS_LABELS: Readonly<Record<AgentToolRunStatus, string>> = {
+  running: "Running",
+  completed: "Completed",
+  error: "Failed",
+  aborted: "Cancelled",
+  interrupted: "Interrupted",
+};
+
+/** Default explanations of the server's interrupt reasons (reference §5.1). */
+export const INTERRUPT_REASON_LABELS: Readonly<Record<string, string>> = {
+  "no-progress": "The run stopped reporting progress.",
+  "window-exceeded": "The run took longer than its time window.",
+  "not-tailable": "The run's output could not be followed.",
+  "inspect-timeout": "Checking on the run timed out.",
+  "inspect-failed": "Checking on the run failed.",
+  "recovery-deadline": "The run could not be recovered in time.",
+  "budget-exceeded": "The run used up its budget.",
+};
+
+/** A reason the server sent, in words; unknown reasons are shown as sent rather than dropped. */
+export function interruptReasonLabel(reason: string | undefined): string | undefined {
+  if (reason === undefined || reason === "") return undefined;
+  return INTERRUPT_REASON_LABELS[reason] ?? reason;
+}
+
+/** The action that can help a run that did not complete. */
+export type RunRecovery = "retry" | "reconnect";
+
+/**
+ * `reconnect` when an interrupted child is still running (a new connection replays it and its end will
+ * arrive), `retry` when it is not or when it failed (only running it again helps). Cancelled and completed
+ * runs offer neither: the user or the agent ended them on purpose.
+ */
+export function recoveryFor(run: Pick<AgentToolRun, "status" | "childStillRunning">): RunRecovery | null {
+  if (run.status === "interrupted") return run.childStillRunning ? "reconnect" : "retry";
+  if (run.status === "error") return "retry";
+  return null;
+}
+
+/** A value shown as text: strings as they are, anything else as indented JSON (never as HTML). */
+export function valueText(value: unknown): string {
+  if (value === undefined || value === null) return "";
+  if (typeof value === "string") return value;
+  try {
+    return JSON.stringify(value, null, 2) ?? String(value);
+  } catch {
+    return String(value); // cyclic or BigInt: still show something
+  }
+}
+
+/** A long text cut for display. */
+export interface Truncated {
+  text: string;
+  truncated: boolean;
+}
+
+/**
+ * Cuts `text` to at most `maxLength` characters (and `maxLines` lines), preferring a word or line
+ * boundary in the last fifth so words are not split; the cut is marked with an ellipsis.
+ */
+export function truncateText(
+  text: string,
+  maxLength: number,
+  maxLines = Number.POSITIVE_INFINITY,
+): Truncated {
+  let end = text.length;
+  if (Number.isFinite(maxLines) && maxLines > 0) {
+    let at = -1;
+    for (let line = 0; line < maxLines; line++) {
+      at = text.indexOf("\n", at + 1);
+      if (at < 0) break;
+    }
+    if (at >= 0) end = at;
+  }
+  if (end > maxLength) {
+    end = Math.max(0, maxLength);
+    const soft = Math.max(text.lastIndexOf(" ", end), text.lastIndexOf("\n", end));
+    if (soft > end * 0.8) end = soft;
+  }
+  if (end >= text.length) return { text, truncated: false };
+  // Never split a surrogate pair (an emoji) in two.
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+  return { text: `${text.slice(0, end).trimEnd()}…`, truncated: true };
+}
+
+const NO_RUNS: readonly AgentToolRun[] = Object.freeze([]);
+
+/**
+ * The runs to show beside a chat tool part: matched on `part.toolCallId` (the docs' `type === "tool-call"`
+ * check never matches AI SDK v5+ parts, reference §5.4). Any part without a tool call id has none.
+ */
+export function getRunsForToolCall(
+  state: Pick<AgentToolRunsState, "runsByToolCallId">,
+  part: { toolCallId?: unknown } | string,
+): readonly AgentToolRun[] {
+  const id = typeof part === "string" ? part : part.toolCallId;
+  if (typeof id !== "string") return NO_RUNS;
+  return state.runsByToolCallId[id] ?? NO_RUNS;
+}
+
+/** When a run was seen to start and end, on this client's clock (the protocol carries no timestamps). */
+export interface RunTimes {
+  startedAt: number | null;
+  endedAt: number | null;
+}
+
+/**
+ * Folds one observation of a run's status into its times. A run first seen already finished (a replay)
+ * has no known start, so its elapsed time is unknown rather than a wrong zero.
+ */
+export function observeRunTimes(
+  prev: RunTimes | undefined,
+  status: AgentToolRunStatus,
+  now: number,
+): RunTimes {
+  if (!prev)
+    return status === "running" ? { startedAt: now, endedAt: null } : { startedAt: null, endedAt: now };
+  if (status !== "running" && prev.endedAt === null) return { ...prev, endedAt: now };
+  return prev;
+}
+
+/** `PT1M5S`: an elapsed time for `<time dateTime>`. */
+export function isoDuration(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = s % 60;
+  return `PT${h ? `${h}H` : ""}${m ? `${m}M` : ""}${sec || (!h && !m) ? `${sec}S` : ""}`;
+}
+
+/** A stable React key for a transcript part: tool parts by call id, others by type and position. */
+export function partKey(part: { type: string; toolCallId?: unknown; id?: unknown }, index: number): string {
+  if (typeof part.toolCallId === "string") return `tool:${part.toolCallId}`;
+  if (typeof part.id === "string") return `${part.type}:${part.id}`;
+  return `${part.type}#${index}`;
+}

@@ -1,0 +1,72 @@
+/**
+ * Drill-in: the child of a run is a real sub-agent with its own chat (reference §5.7). `useChildChat`
+ * connects to it only while the app shows it, and closes the connection when it stops showing it.
+ */
+import {
+  type AgentClientOptions,
+  type ChatSession,
+  type ChatSessionOptions,
+  type ChatSnapshot,
+  openChildChat,
+} from "@runboard/client";
+import type { AgentToolRun } from "@runboard/protocol";
+import type { UIMessage } from "ai";
+import { useCallback, useSyncExternalStore } from "react";
+import { useOwned } from "../lifetime.ts";
+
+/** What `useChildChat` returns while a child is open. */
+export interface ChildChat {
+  /** The child's chat store (send, stop, …); its snapshot is `snapshot`. */
+  chat: ChatSession<UIMessage>;
+  /** The child's messages and stream status, re-rendered as they change. */
+  snapshot: ChatSnapshot<UIMessage>;
+}
+
+type Opened = ReturnType<typeof openChildChat> | null;
+
+const noop = () => () => {};
+const none = () => null;
+
+/**
+ * Opens the chat of `run`'s child agent under the parent agent `parent` (the same address options the
+ * parent's `useAgent` got: `agent`, `name`, `host`, …). Returns null while `run` or `parent` is null.
+ *
+ * @example
+ * ```tsx
+ * const [drilled, setDrilled] = useState<AgentToolRun | null>(null);
+ * const child = useChildChat({ agent: "ChatAgent", name: "me" }, drilled);
+ * child?.snapshot.messages.map((m) => <Message key={m.id} message={m} />);
+ * ```
+ */
+export function useChildChat(
+  parent: AgentClientOptions | null,
+  run: Pick<AgentToolRun, "subAgent"> | null | undefined,
+  chat: Omit<ChatSessionOptions, "agent"> = {},
+): ChildChat | null {
+  const key =
+    parent && run
+      ? JSON.stringify([
+          parent.agent,
+          parent.name,
+          parent.host,
+          parent.path,
+          parent.basePath,
+          parent.sub,
+          run.subAgent,
+        ])
+      : "";
+  const dispose = useCallback((o: Opened) => o?.close(), []);
+  // The chat options are read once per child: a new object each render must not reconnect.
+  const opened = useOwned<Opened>(
+    key,
+    () => (parent && run ? openChildChat(parent, run, chat) : null),
+    dispose,
+  );
+  const snapshot = useSyncExternalStore(
+    opened ? opened.chat.subscribe : noop,
+    opened ? opened.chat.getSnapshot : none,
+    opened ? opened.chat.getSnapshot : none,
+  );
+  if (!opened || !snapshot) return null;
+  return { chat: opened.chat as ChatSession<UIMessage>, snapshot };
+}

@@ -1,0 +1,578 @@
+import { delay, milestone, progress, text } from "@runboard/mock-server/msw";
+import type { Part, AgentToolRun as RunData } from "@runboard/protocol";
+import {
+  AgentToolRun,
+  getRunsForToolCall,
+  useAgentChat,
+  useAgentToolEvents,
+  useChildChat,
+} from "@runboard/react";
+import type { Meta, StoryObj } from "@storybook/react-vite";
+import { type ReactNode, useEffect, useRef, useState } from "react";
+import { expect, userEvent, waitFor, within } from "storybook/test";
+import { defineStoryAgent, useStoryAgent } from "./support/mock-agent.tsx";
+import "./support/agent-tool-run.css";
+
+const LONG_RESULT = Array.from(
+  { length: 40 },
+  (_, i) => `${i + 1}. Finding ${i + 1}: the queue drained in ${(i + 1) * 3} ms under load.`,
+).join("\n");
+
+const run = (tool: string, agentType: string, extra: Record<string, unknown> = {}) => ({
+  tool,
+  agentType,
+  input: { task: tool },
+  steps: [text(`${agentType} is on it.`, { delayMs: 20 })],
+  ...extra,
+});
+
+// One word per state: each story sends its word, the scripted child run ends the way the name says.
+defineStoryAgent("RunStoryAgent", {
+  host: "ai-chat",
+  turns: [
+    {
+      match: /^running$/,
+      steps: [
+        {
+          kind: "agent-tool",
+          runs: [
+            run("research", "Researcher", {
+              display: { name: "Researcher", icon: "🔎" },
+              steps: [
+                text("Looking for sources.", { delayMs: 20 }),
+                progress(0.3, "Searching", "searching"),
+                delay(600_000),
+              ],
+            }),
+          ],
+        },
+      ],
+    },
+    {
+      match: "complete",
+      steps: [
+        {
+          kind: "agent-tool",
+          runs: [
+            run("research", "Researcher", {
+              display: { name: "Researcher", icon: "🔎" },
+              steps: [
+                text("Looking for sources.", { delayMs: 20 }),
+                progress(0.5, "Reading", "reading"),
+                delay(400),
+                milestone("sources-gathered", { data: { sources: 2 } }),
+                text(" Found two.", { delayMs: 20 }),
+              ],
+              outcome: { kind: "finished", summary: "Two sources agree: each agent has its own SQLite." },
+            }),
+          ],
+        },
+        text("The researcher is done.", { delayMs: 10 }),
+      ],
+    },
+    {
+      match: "error",
+      steps: [
+        {
+          kind: "agent-tool",
+          runs: [
+            run("verify", "Verifier", {
+              outcome: { kind: "error", error: "Verifier crashed: upstream timeout" },
+            }),
+          ],
+        },
+      ],
+    },
+    {
+      match: "aborted",
+      steps: [
+        {
+          kind: "agent-tool",
+          runs: [run("crawl", "Crawler", { outcome: { kind: "aborted", reason: "Cancelled by the user" } })],
+        },
+      ],
+    },
+    {
+      match: "still-running",
+      steps: [
+        {
+          kind: "agent-tool",
+          runs: [
+            run("crawl", "Crawler", {
+              outcome: {
+                kind: "interrupted",
+                error: "No progress for 30 seconds",
+                reason: "no-progress",
+                childStillRunning: true,
+              },
+            }),
+          ],
+        },
+      ],
+    },
+    {
+      match: "stopped",
+      steps: [
+        {
+          kind: "agent-tool",
+          runs: [
+            run("crawl", "Crawler", {
+              outcome: {
+                kind: "interrupted",
+                error: "Ran past its time window",
+                reason: "window-exceeded",
+                childStillRunning: false,
+              },
+            }),
+          ],
+        },
+      ],
+    },
+    {
+      match: "long",
+      steps: [
+        {
+          kind: "agent-tool",
+          runs: [run("report", "Reporter", { outcome: { kind: "finished", summary: LONG_RESULT } })],
+        },
+      ],
+    },
+    {
+      match: "every",
+      steps: [
+        {
+          kind: "agent-tool",
+          runs: [
+            run("research", "Researcher", {
+              display: { name: "Researcher", icon: "🔎" },
+              order: 0,
+              steps: [text("Still reading.", { delayMs: 20 }), progress(0.4, "Reading"), delay(600_000)],
+            }),
+            run("summarize", "Summarizer", {
+              order: 1,
+              outcome: { kind: "finished", summary: "Short and done." },
+            }),
+            run("report", "Reporter", { order: 2, outcome: { kind: "finished", summary: LONG_RESULT } }),
+            run("verify", "Verifier", { order: 3, outcome: { kind: "error", error: "Verifier crashed" } }),
+            run("cancel", "Crawler", {
+              order: 4,
+              outcome: { kind: "aborted", reason: "Cancelled by the user" },
+            }),
+            run("tail", "Tailer", {
+              order: 5,
+              outcome: {
+                kind: "interrupted",
+                error: "No progress",
+                reason: "no-progress",
+                childStillRunning: true,
+              },
+            }),
+            run("budget", "Spender", {
+              order: 6,
+              outcome: {
+                kind: "interrupted",
+                error: "Out of budget",
+                reason: "budget-exceeded",
+                childStillRunning: false,
+              },
+            }),
+          ],
+        },
+      ],
+    },
+  ],
+});
+
+interface RunView {
+  renderPart: (part: Part) => ReactNode;
+}
+
+/** The part renderer a chat uses; the child transcripts go through the same one, so nesting recurses. */
+function usePartRenderer(
+  runsByToolCallId: Parameters<typeof getRunsForToolCall>[0],
+  actions: {
+    onRetry: (r: RunData) => void;
+    onReconnect: (r: RunData) => void;
+    onDrillIn: (r: RunData) => void;
+  },
+): RunView {
+  const view: RunView = {
+    renderPart: (part) => {
+      if (part.type === "text") return <p className="rb-text">{part.text}</p>;
+      if (part.type === "reasoning") return <p className="rb-reasoning">{part.text}</p>;
+      if (!("toolCallId" in part)) return null;
+      const runs = getRunsForToolCall(runsByToolCallId, part);
+      if (runs.length === 0) return <p className="rb-tool">Tool {part.type.slice(5)}</p>;
+      return runs.map((r) => <RunCard key={r.runId} run={r} renderPart={view.renderPart} {...actions} />);
+    },
+  };
+  return view;
+}
+
+/** The look every story shares: one compound, every part. */
+function RunCard({
+  run,
+  renderPart,
+  onRetry,
+  onReconnect,
+  onDrillIn,
+}: {
+  run: RunData;
+  renderPart: (part: Part) => ReactNode;
+  onRetry?: (r: RunData) => void;
+  onReconnect?: (r: RunData) => void;
+  onDrillIn?: (r: RunData) => void;
+}) {
+  return (
+    <AgentToolRun.Root
+      run={run}
+      className="rb-run"
+      {...(onRetry ? { onRetry } : {})}
+      {...(onReconnect ? { onReconnect } : {})}
+      {...(onDrillIn ? { onDrillIn } : {})}
+    >
+      <AgentToolRun.Header className="rb-run-header">
+        <AgentToolRun.Icon />
+        <AgentToolRun.Title className="rb-run-title" />
+        <AgentToolRun.AgentType className="rb-run-type" />
+        <AgentToolRun.Status className="rb-run-status" />
+        <AgentToolRun.Elapsed className="rb-run-elapsed" />
+        <AgentToolRun.Trigger
+          className="rb-run-trigger"
+          aria-label={`Details of ${run.display?.name ?? run.agentType}`}
+        >
+          Details
+        </AgentToolRun.Trigger>
+      </AgentToolRun.Header>
+      {/* A slot for the app's progress bar (`<Progress.Root>`) would go here. */}
+      <AgentToolRun.Content className="rb-run-content">
+        <AgentToolRun.Input className="rb-run-input" />
+        <AgentToolRun.Transcript className="rb-run-transcript" aria-label="Agent transcript">
+          {renderPart}
+        </AgentToolRun.Transcript>
+        <AgentToolRun.Result className="rb-run-result" maxLines={4} />
+        <AgentToolRun.Error className="rb-run-error" />
+        <AgentToolRun.Interrupted className="rb-run-interrupted" />
+      </AgentToolRun.Content>
+      <div className="rb-run-actions">
+        <AgentToolRun.Retry />
+        <AgentToolRun.Reconnect />
+        <AgentToolRun.DrillIn />
+      </div>
+    </AgentToolRun.Root>
+  );
+}
+
+function ChildChatPanel({
+  parent,
+  run,
+  onClose,
+}: {
+  parent: { agent: string; name: string };
+  run: RunData;
+  onClose: () => void;
+}) {
+  const child = useChildChat({ ...parent, host: window.location.host }, run);
+  return (
+    <section className="rb-child-chat" aria-label={`Chat of ${run.agentType}`}>
+      <h3>Chat of {run.agentType}</h3>
+      {child?.snapshot.messages.map((m) => (
+        <p key={m.id} data-role={m.role} className="rb-child-message">
+          <strong>{m.role}: </strong>
+          {m.parts.map((p) => (p.type === "text" ? p.text : "")).join("")}
+        </p>
+      ))}
+      <button type="button" onClick={onClose}>
+        Close chat
+      </button>
+    </section>
+  );
+}
+
+/** A chat on the scripted agent that sends `word` once connected and shows the runs beside their tool calls. */
+function RunChat({ word }: { word: string }) {
+  const agent = useStoryAgent({ agent: "RunStoryAgent" });
+  const chat = useAgentChat({ agent });
+  const runs = useAgentToolEvents({ agent, storage: null });
+  const [drilled, setDrilled] = useState<RunData | null>(null);
+  const [retries, setRetries] = useState(0);
+  const sent = useRef(false);
+  useEffect(() => {
+    if (agent.status !== "open" || sent.current) return;
+    sent.current = true;
+    void chat.sendMessage({ text: word });
+  }, [agent.status, chat, word]);
+  const { renderPart } = usePartRenderer(runs, {
+    onRetry: () => {
+      setRetries((n) => n + 1);
+      void chat.regenerate();
+    },
+    onReconnect: () => agent.reconnect(),
+    onDrillIn: setDrilled,
+  });
+  return (
+    <div className="rb-chat">
+      <p className="rb-conn">
+        Connection: <output data-testid="conn">{agent.status}</output>, retries:{" "}
+        <output data-testid="retries">{retries}</output>
+      </p>
+      {chat.messages
+        .filter((m) => m.role === "assistant")
+        .map((m) => (
+          <article key={m.id} className="rb-message" aria-label="Assistant message">
+            {m.parts.map((p, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: parts have no ids and never reorder
+              <div key={i}>{renderPart(p)}</div>
+            ))}
+          </article>
+        ))}
+      {drilled ? (
+        <ChildChatPanel
+          parent={{ agent: "RunStoryAgent", name: agent.name }}
+          run={drilled}
+          onClose={() => setDrilled(null)}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+const meta: Meta<typeof RunChat> = {
+  title: "Components/AgentToolRun",
+  component: RunChat,
+  parameters: { layout: "padded" },
+};
+export default meta;
+type Story = StoryObj<typeof RunChat>;
+
+const findRun = async (canvasElement: HTMLElement, name: string) =>
+  within(canvasElement).findByRole("group", { name }, { timeout: 8000 });
+
+export const Running: Story = {
+  args: { word: "running" },
+  play: async ({ canvasElement }) => {
+    const group = await findRun(canvasElement, "Researcher");
+    const c = within(group);
+    await waitFor(() => expect(c.getByRole("status")).toHaveTextContent("Running"));
+    expect(c.getByRole("button", { name: /Details/ })).toHaveAttribute("aria-expanded", "true");
+    await waitFor(() => expect(c.getByText("Looking for sources.")).toBeVisible(), { timeout: 5000 });
+    const time = c.getByText(/^\d+:\d\d$/);
+    expect(time.tagName).toBe("TIME");
+    expect(c.getByRole("button", { name: "Retry" })).toBeDisabled();
+  },
+};
+
+export const CompletedAutoClosed: Story = {
+  name: "Completed (auto-closed)",
+  args: { word: "complete" },
+  play: async ({ canvasElement }) => {
+    const group = await findRun(canvasElement, "Researcher");
+    const c = within(group);
+    const trigger = c.getByRole("button", { name: /Details/ });
+    await waitFor(() => expect(c.getByRole("status")).toHaveTextContent("Completed"), { timeout: 8000 });
+    await waitFor(() => expect(trigger).toHaveAttribute("aria-expanded", "false"));
+    await userEvent.click(trigger);
+    expect(trigger).toHaveAttribute("aria-expanded", "true");
+    expect(c.getByText(/Two sources agree/)).toBeVisible();
+    expect(c.getByText("Found two.")).toBeVisible();
+  },
+};
+
+export const ErrorState: Story = {
+  name: "Error",
+  args: { word: "error" },
+  play: async ({ canvasElement }) => {
+    const group = await findRun(canvasElement, "Verifier");
+    const c = within(group);
+    await waitFor(() => expect(group).toHaveAttribute("data-state", "error"), { timeout: 8000 });
+    expect(c.getByRole("status")).toHaveTextContent("Failed");
+    expect(c.getByText("Verifier crashed: upstream timeout")).toBeVisible();
+    await userEvent.click(c.getByRole("button", { name: "Retry" }));
+    await waitFor(() => expect(within(canvasElement).getByTestId("retries")).toHaveTextContent("1"));
+  },
+};
+
+export const Aborted: Story = {
+  args: { word: "aborted" },
+  play: async ({ canvasElement }) => {
+    const group = await findRun(canvasElement, "Crawler");
+    const c = within(group);
+    await waitFor(() => expect(group).toHaveAttribute("data-state", "aborted"), { timeout: 8000 });
+    expect(c.getByRole("status")).toHaveTextContent("Cancelled");
+    expect(c.getByText("Cancelled by the user")).toBeVisible();
+    expect(c.getByRole("button", { name: "Retry" })).toBeDisabled();
+    expect(c.getByRole("button", { name: "Reconnect" })).toBeDisabled();
+  },
+};
+
+export const InterruptedStillRunning: Story = {
+  name: "Interrupted, child still running (reconnect)",
+  args: { word: "still-running" },
+  play: async ({ canvasElement }) => {
+    const group = await findRun(canvasElement, "Crawler");
+    const c = within(group);
+    await waitFor(() => expect(group).toHaveAttribute("data-state", "interrupted"), { timeout: 8000 });
+    expect(c.getByText("The run stopped reporting progress.")).toBeVisible();
+    expect(c.getByText(/still working/)).toBeVisible();
+    expect(c.getByRole("button", { name: "Retry" })).toBeDisabled();
+    await userEvent.click(c.getByRole("button", { name: "Reconnect" }));
+    // The connection is re-opened and its replay brings the run back as it was.
+    await waitFor(() => expect(within(canvasElement).getByTestId("conn")).toHaveTextContent("open"), {
+      timeout: 8000,
+    });
+    await waitFor(
+      () =>
+        expect(within(canvasElement).getByRole("group", { name: "Crawler" })).toHaveAttribute(
+          "data-state",
+          "interrupted",
+        ),
+      { timeout: 8000 },
+    );
+  },
+};
+
+export const InterruptedStopped: Story = {
+  name: "Interrupted, child stopped (retry)",
+  args: { word: "stopped" },
+  play: async ({ canvasElement }) => {
+    const group = await findRun(canvasElement, "Crawler");
+    const c = within(group);
+    await waitFor(() => expect(group).toHaveAttribute("data-state", "interrupted"), { timeout: 8000 });
+    expect(c.getByText("The run took longer than its time window.")).toBeVisible();
+    expect(c.getByText(/agent stopped/)).toBeVisible();
+    expect(c.getByRole("button", { name: "Reconnect" })).toBeDisabled();
+    await userEvent.click(c.getByRole("button", { name: "Retry" }));
+    await waitFor(() => expect(within(canvasElement).getByTestId("retries")).toHaveTextContent("1"));
+  },
+};
+
+export const LongResultTruncated: Story = {
+  name: "Long result truncated",
+  args: { word: "long" },
+  play: async ({ canvasElement }) => {
+    const group = await findRun(canvasElement, "Reporter");
+    const c = within(group);
+    await waitFor(() => expect(group).toHaveAttribute("data-state", "completed"), { timeout: 8000 });
+    await userEvent.click(c.getByRole("button", { name: /Details/ }));
+    const toggle = c.getByRole("button", { name: "Show all" });
+    expect(toggle).toHaveAttribute("aria-expanded", "false");
+    expect(c.queryByText(/Finding 40/)).toBeNull();
+    await userEvent.click(toggle);
+    expect(toggle).toHaveAttribute("aria-expanded", "true");
+    expect(toggle).toHaveTextContent("Show less");
+    expect(c.getByText(/Finding 40/)).toBeVisible();
+  },
+};
+
+export const DrillIn: Story = {
+  name: "Drill-in",
+  args: { word: "complete" },
+  play: async ({ canvasElement }) => {
+    const group = await findRun(canvasElement, "Researcher");
+    await waitFor(() => expect(group).toHaveAttribute("data-state", "completed"), { timeout: 8000 });
+    await userEvent.click(within(group).getByRole("button", { name: "Open agent chat" }));
+    const panel = within(canvasElement).getByRole("region", { name: "Chat of Researcher" });
+    await waitFor(() => expect(within(panel).getByText(/Looking for sources\. Found two\./)).toBeVisible(), {
+      timeout: 8000,
+    });
+    await userEvent.click(within(panel).getByRole("button", { name: "Close chat" }));
+    expect(within(canvasElement).queryByRole("region", { name: "Chat of Researcher" })).toBeNull();
+  },
+};
+
+// Grandchild events go to the child's own sockets, never to the parent's (reference §5), so the scripted
+// server cannot put a nested run in the parent's store; this story builds the state an app holding both
+// stores would have, to show the same renderer recursing.
+const nestedRuns: Record<string, RunData[]> = {
+  "call-outer": [
+    {
+      runId: "agent-tool:call-outer",
+      agentType: "Planner",
+      display: { name: "Planner", icon: "🗺" },
+      order: 0,
+      status: "running",
+      parts: [
+        { type: "text", text: "Splitting the work; asking a researcher." },
+        {
+          type: "tool-research",
+          toolCallId: "call-inner",
+          state: "input-available",
+          input: { query: "queues" },
+        } as Part,
+      ],
+      milestones: [],
+      subAgent: { agent: "Planner", name: "agent-tool:call-outer" },
+    },
+  ],
+  "call-inner": [
+    {
+      runId: "agent-tool:call-inner",
+      agentType: "Researcher",
+      display: { name: "Researcher", icon: "🔎" },
+      parentToolCallId: "call-inner",
+      order: 0,
+      status: "completed",
+      summary: "Queues are ordered per key.",
+      parts: [{ type: "text", text: "Queues are ordered per key." }],
+      milestones: [],
+      subAgent: { agent: "Researcher", name: "agent-tool:call-inner" },
+    },
+  ],
+};
+
+function NestedRun() {
+  const noop = () => {};
+  const { renderPart } = usePartRenderer(
+    { runsByToolCallId: nestedRuns },
+    { onRetry: noop, onReconnect: noop, onDrillIn: noop },
+  );
+  return (
+    <div className="rb-chat">
+      {renderPart({
+        type: "tool-plan",
+        toolCallId: "call-outer",
+        state: "input-available",
+        input: {},
+      } as Part)}
+    </div>
+  );
+}
+
+export const Nested: StoryObj<typeof NestedRun> = {
+  name: "Nested run",
+  render: () => <NestedRun />,
+  play: async ({ canvasElement }) => {
+    const outer = await findRun(canvasElement, "Planner");
+    expect(outer).toHaveAttribute("data-depth", "0");
+    const inner = within(outer).getByRole("group", { name: "Researcher" });
+    expect(inner).toHaveAttribute("data-depth", "1");
+    // The inner run completed before it was first seen: closed, and opened on request.
+    const trigger = within(inner).getByRole("button", { name: /Details/ });
+    expect(trigger).toHaveAttribute("aria-expanded", "false");
+    await userEvent.click(trigger);
+    expect(within(inner).getAllByText("Queues are ordered per key.")[0]).toBeVisible();
+  },
+};
+
+export const AllStates: Story = {
+  name: "All states",
+  args: { word: "every" },
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    await waitFor(
+      () => {
+        const states = c.getAllByRole("group").map((g) => g.getAttribute("data-state"));
+        expect(states).toEqual([
+          "running",
+          "completed",
+          "completed",
+          "error",
+          "aborted",
+          "interrupted",
+          "interrupted",
+        ]);
+      },
+      { timeout: 10_000 },
+    );
+  },
+};
