@@ -1,0 +1,77 @@
+/**
+ * A person's path through the playground against the mock agent, every demo word, in real Chromium. Each
+ * step leaves a screenshot in `test-artifacts/playground/`.
+ */
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openTab, type Playground, say, shot, startPlayground } from "./harness.ts";
+
+let pg: Playground;
+beforeAll(async () => {
+  pg = await startPlayground();
+}, 60_000);
+afterAll(() => pg?.close());
+
+const T = { timeout: 60_000 };
+/** The last agent answer's text. */
+const lastAnswer = (page: Page) => page.getByRole("article", { name: "Agent" }).last();
+
+describe("the playground, as a person uses it", () => {
+  it("hello: the agent answers in text", T, async () => {
+    const { page, errors } = await openTab(pg);
+    await shot(page, "01-empty");
+    await say(page, "hello");
+    await expect
+      .poll(() => lastAnswer(page).textContent(), { timeout: 15_000 })
+      .toContain("How can I help you today?");
+    await shot(page, "02-hello");
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("weather: a server tool with its output, then the answer", T, async () => {
+    const { page, errors } = await openTab(pg);
+    await say(page, "weather in Lisbon");
+    const tool = page.locator('[data-tool="getWeather"]');
+    await tool.and(page.locator('[data-state="output-available"]')).waitFor({ timeout: 15_000 });
+    await expect.poll(() => tool.textContent()).toContain("sunny");
+    await shot(page, "03-weather");
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("locate: the person shares a location for the client tool, and the agent goes on", T, async () => {
+    const { page, errors } = await openTab(pg);
+    await say(page, "locate me");
+    const share = page.getByRole("button", { name: "Share location" });
+    await share.waitFor({ timeout: 15_000 });
+    await shot(page, "04-locate-asked");
+    await share.click();
+    await page
+      .locator('[data-tool="getLocation"][data-state="output-available"]')
+      .waitFor({ timeout: 15_000 });
+    await expect.poll(() => lastAnswer(page).textContent(), { timeout: 15_000 }).toContain("38.72");
+    await shot(page, "05-locate-answered");
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("research: a child run beside its tool call, with progress and milestones, then done", T, async () => {
+    const { page, errors } = await openTab(pg);
+    await say(page, "research durable objects");
+    const run = page.getByRole("group", { name: /research/i }).first();
+    await run.waitFor({ timeout: 15_000 });
+    await shot(page, "06-research-running");
+    await page.locator('.run-card[data-state="completed"]').waitFor({ timeout: 30_000 });
+    await expect.poll(() => page.locator(".timeline li").count()).toBeGreaterThan(0);
+    await expect.poll(() => lastAnswer(page).textContent(), { timeout: 15_000 }).toContain("research");
+    // The run closed itself on completion; a person opens it again to read what the helper did.
+    const details = run.getByRole("button", { name: "Details" });
+    expect(await details.getAttribute("aria-expanded")).toBe("false");
+    await details.click();
+    expect(await details.getAttribute("aria-expanded")).toBe("true");
+    await shot(page, "07-research-done");
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
