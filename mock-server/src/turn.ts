@@ -81,6 +81,8 @@ const AGENT_MILESTONE = "data-agent-milestone";
 export class Player {
   private stepOpen = false;
   private textN = 0;
+  /** The current text step has sent its start (or is a resumed one): `remaining` must not replay it whole. */
+  private textBegan = false;
   private cursor: { steps: readonly (Step | ChildStep)[]; index: number } = { steps: [], index: 0 };
   /** The text block being streamed and how far it got; the rest is joined only if a recovery needs it. */
   private inText?: {
@@ -147,8 +149,12 @@ export class Player {
     // Resuming a text part that was cut mid-way: the real server sends no `text-start` (reference §3.3).
     if (!resume) {
       await this.openStep();
+      this.textBegan = true;
       this.h.emit({ type: `${kind}-start`, id: blockId });
-    } else this.stepOpen = true;
+    } else {
+      this.stepOpen = true;
+      this.textBegan = true;
+    }
     const deltas = splitDeltas(t);
     const progress = { kind, id: blockId, deltas, next: 0, ...(delayMs === undefined ? {} : { delayMs }) };
     this.inText = progress;
@@ -171,6 +177,11 @@ export class Player {
   remaining(): Step[] {
     const { steps, index } = this.cursor;
     const after = steps.slice(index + 1) as Step[];
+    // Cut before the current text step sent its start (e.g. during `start-step`): all of it is still to come
+    // (found by the fault suites: a restart that early recovered an empty answer).
+    const current = steps[index];
+    if (!this.inText && !this.textBegan && (current?.kind === "text" || current?.kind === "reasoning"))
+      return [current as Step, ...after];
     if (!this.inText) return after;
     const { kind, id, deltas, next, delayMs } = this.inText;
     const rest = deltas.slice(next).join("");
@@ -182,7 +193,10 @@ export class Player {
     const { ctx, h } = this;
     for (let i = 0; i < steps.length; i++) {
       if (h.signal.aborted) return { kind: "aborted" };
-      if (finish) this.cursor = { steps, index: i };
+      if (finish) {
+        this.cursor = { steps, index: i };
+        this.textBegan = false;
+      }
       const s = steps[i] as Step | ChildStep;
       switch (s.kind) {
         case "text":

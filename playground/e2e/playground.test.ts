@@ -74,4 +74,73 @@ describe("the playground, as a person uses it", () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it("pay: deny with a reason, then pay again and approve; each decision is sent once", T, async () => {
+    const { page, errors } = await openTab(pg);
+    await say(page, "pay ACME 250");
+    const card = page.getByRole("article", { name: /processPayment/ }).first();
+    await card.waitFor({ timeout: 15_000 });
+    await shot(page, "08-pay-asked");
+    await card.getByRole("textbox").fill("Wrong amount");
+    await card.getByRole("button", { name: "Deny with this reason" }).click();
+    await page
+      .locator('[data-tool="processPayment"][data-state="output-error"]')
+      .waitFor({ timeout: 15_000 });
+    await expect
+      .poll(() => page.locator('[data-tool="processPayment"]').first().textContent())
+      .toContain("Wrong amount");
+    await shot(page, "09-pay-denied");
+
+    await say(page, "pay ACME 99");
+    const conversation = page.getByRole("region", { name: "Conversation" });
+    const second = conversation.locator('[data-tool="processPayment"]').nth(1).getByRole("article");
+    await second.waitFor({ timeout: 15_000 });
+    const approve = second.getByRole("button", { name: "Approve", exact: true });
+    await approve.click();
+    // A second press is impossible: the decision is on its way.
+    expect(await approve.isDisabled()).toBe(true);
+    await expect.poll(() => lastAnswer(page).textContent(), { timeout: 15_000 }).toContain("tx_123");
+    await shot(page, "10-pay-approved");
+    expect(await second.getAttribute("data-state")).toBe("approved");
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("expense: a workflow approval kept in agent state, approved from the queue", T, async () => {
+    const { page, errors } = await openTab(pg);
+    await say(page, "expense 120");
+    const queue = page.locator(".panel").filter({ hasText: "Waiting for you" });
+    const card = queue.getByRole("article").first();
+    await card.waitFor({ timeout: 15_000 });
+    await expect.poll(() => card.textContent()).toContain("team lunch");
+    await shot(page, "11-expense-waiting");
+    await card.getByRole("button", { name: "Approve", exact: true }).click();
+    await expect.poll(() => queue.getAttribute("data-state"), { timeout: 15_000 }).toBe("empty");
+    await shot(page, "12-expense-approved");
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("deploy (Think): a durable pause with a high-risk confirm step, approved", T, async () => {
+    const { page, errors } = await openTab(pg, "ThinkAgent");
+    await say(page, "deploy");
+    const card = page
+      .getByRole("region", { name: "Conversation" })
+      .locator('article.approval[data-source="execution"]');
+    await card.waitFor({ timeout: 15_000 });
+    const approve = card.getByRole("button", { name: "Approve", exact: true });
+    // Approve waits for the full arguments from pendingExecutions (the transcript has a cut preview).
+    await expect.poll(() => approve.isEnabled(), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => card.textContent()).toContain("deploy:production");
+    await shot(page, "13-deploy-paused");
+    await approve.click();
+    const dialog = page.getByRole("alertdialog");
+    await dialog.waitFor();
+    await shot(page, "14-deploy-confirm");
+    await dialog.getByRole("button", { name: /approve|confirm/i }).click();
+    await expect.poll(() => card.getAttribute("data-state"), { timeout: 15_000 }).toBe("approved");
+    await shot(page, "15-deploy-approved");
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

@@ -21,10 +21,20 @@ export function Card({ request }: { request: ApprovalRequest }) {
         <ApprovalCard.Deny>Deny</ApprovalCard.Deny>
       </div>
       <ApprovalCard.DenyReason className="deny-reason">
-        <ApprovalCard.DenyReasonInput />
+        <ApprovalCard.DenyReasonInput placeholder="Reason (optional), e.g. wrong amount" rows={1} />
         <ApprovalCard.Deny>Deny with this reason</ApprovalCard.Deny>
       </ApprovalCard.DenyReason>
-      <ApprovalCard.Confirm />
+      <ApprovalCard.Confirm>
+        <ApprovalCard.ConfirmOverlay className="dialog-overlay" />
+        <ApprovalCard.ConfirmContent className="dialog">
+          <ApprovalCard.ConfirmTitle className="dialog-title" />
+          <ApprovalCard.ConfirmDescription />
+          <div className="actions">
+            <ApprovalCard.ConfirmCancel>Cancel</ApprovalCard.ConfirmCancel>
+            <ApprovalCard.ConfirmAction className="primary danger">Approve</ApprovalCard.ConfirmAction>
+          </div>
+        </ApprovalCard.ConfirmContent>
+      </ApprovalCard.Confirm>
       <ApprovalCard.Status className="approval-status" />
     </ApprovalCard.Root>
   );

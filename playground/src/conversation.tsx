@@ -103,7 +103,7 @@ function ToolPart({
       {part.input !== undefined && Object.keys(part.input as object).length > 0 && (
         <pre className="muted">{JSON.stringify(part.input)}</pre>
       )}
-      {(part.state === "approval-requested" || part.approval) && renderApproval(part)}
+      {renderApproval(part)}
       {waitsForClient && (
         // The demo's client tool: a person shares a (fixed, demo) position or declines.
         <fieldset className="actions client-tool">

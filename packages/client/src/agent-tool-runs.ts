@@ -83,9 +83,17 @@ export class AgentToolRuns {
   }
 
   private receive(data: unknown) {
-    if (this.disposed || typeof data !== "string" || !data.includes('"agent-tool-event"')) return;
+    // Cheap pre-filter so chat chunks are not parsed twice. A frame may spell its type with `\u` escapes (the
+    // same JSON), so those always go through the parser; the quoted-name test alone dropped them.
+    if (this.disposed || typeof data !== "string") return;
+    if (!data.includes('"agent-tool-event"') && !data.includes("\\u")) return;
     const parsed = parseServerFrame(data);
-    if (parsed.kind === "error") return this.options.onError?.(new Error(parsed.reason));
+    // Only malformed agent-tool events are ours to report; the connection reports every rejected frame. (The
+    // pre-filter let through e.g. a truncated chat frame that mentions the name, which was reported twice.)
+    if (parsed.kind === "error") {
+      if (parsed.frameType === "agent-tool-event") this.options.onError?.(new Error(parsed.reason));
+      return;
+    }
     if (parsed.kind !== "frame" || parsed.frame.type !== "agent-tool-event") return;
     const result = this.reducer.apply(parsed.frame);
     if (result.kind === "error")
@@ -133,9 +141,10 @@ export class AgentToolRuns {
   private compute(): AgentToolRunsState {
     const s = this.reducer.state;
     if (this.restored.size === 0) return s;
-    const byId: Record<string, AgentToolRun> = {};
+    // No prototype, as the reducer's own indexes: ids from the wire must not find `Object.prototype` members.
+    const byId = Object.create(null) as Record<string, AgentToolRun>;
     for (const [id, r] of Object.entries(s.runsById)) byId[id] = this.withSaved(r);
-    const byCall: Record<string, readonly AgentToolRun[]> = {};
+    const byCall = Object.create(null) as Record<string, readonly AgentToolRun[]>;
     for (const [id, runs] of Object.entries(s.runsByToolCallId)) byCall[id] = runs.map(this.withSaved);
     return { runsById: byId, runsByToolCallId: byCall, unboundRuns: s.unboundRuns.map(this.withSaved) };
   }

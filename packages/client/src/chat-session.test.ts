@@ -151,6 +151,10 @@ describe("ChatSession against the mock server", () => {
       errorText?: string;
     };
     expect(part).toMatchObject({ state: "output-error", errorText: "User declined to share location" });
+    // A denial ends the turn: no continuation is asked for, so the model does not go on (reference §4.3).
+    await new Promise((r) => setTimeout(r, 150));
+    expect(textOf(last(chat))).not.toContain("returned");
+    expect(chat.getSnapshot().isToolContinuation).toBe(false);
   });
 
   it("a reconnect in the middle of a long stream loses and repeats nothing", async () => {

@@ -5,6 +5,7 @@
  */
 import {
   type ChatResponseFrame,
+  FrameType,
   findToolCallIdForApproval,
   isToolUIPart,
   MessageList,
@@ -88,7 +89,8 @@ export interface ChatSessionOptions<M extends UIMessage = UIMessage> extends Cha
    */
   experimental_queue?: boolean;
   /** Initial transcript. Default: `GET …/get-messages` when the agent has `getHttpUrl`; Think's connect snapshot
-   * replaces it anyway. `null` skips fetching. */
+   * replaces it anyway. `null` skips fetching. Also used to read the transcript again after a reconnect finds
+   * that a stream this tab was showing ended while it was away. */
   getInitialMessages?: null | ((options: { url?: string }) => Promise<M[]>);
   /** Starting messages, before any fetch. */
   messages?: M[];
@@ -185,6 +187,18 @@ function warnDeprecatedOptions(options: object) {
 
 type ChatEvent = { type: "message" | "open" | "close"; data?: unknown };
 
+/** The frame types this store handles, so the ones it reports when malformed. */
+const CHAT_FRAME_TYPES = new Set<string>([
+  FrameType.chatResponse,
+  FrameType.chatMessages,
+  FrameType.messageUpdated,
+  FrameType.chatClear,
+  FrameType.chatRecovering,
+  FrameType.streamResuming,
+  FrameType.streamResumeNone,
+  FrameType.streamPending,
+]);
+
 /** The chat store. */
 export class ChatSession<M extends UIMessage = UIMessage> {
   private readonly list: MessageList;
@@ -200,14 +214,29 @@ export class ChatSession<M extends UIMessage = UIMessage> {
   /** Message id each live stream writes to, for snapshot protection. */
   private readonly streamMessage = new Map<string, string>();
   private disposed = false;
+  private resyncing = false;
+  private resyncAgain = false;
+  /** The transcript must be read again once no stream is live here (see `resync`). */
+  private resyncDue = false;
+  private closedSinceOpen = false;
+  /** Client tool calls this tab has answered, so a transcript read back never makes one run twice. */
+  private readonly answered = new Set<string>();
   private readonly queue = new ChatQueue<M>();
   /** Only pay for schema checks on the chunk path when the app gave schemas. */
   private readonly checksSchemas: boolean;
   /** The chat's id (the `id` option, or a random one). */
   readonly id: string;
   private readonly onEvent = (e: Event) => this.receive(e as unknown as ChatEvent);
-  private readonly onOpen = () => this.run(this.rm.handle({ type: "socket-open" }));
-  private readonly onClose = () => this.run(this.rm.handle({ type: "socket-close" }));
+  private readonly onOpen = () => {
+    // After a reconnect the transcript may have moved on unseen: turns that ended while the socket was down.
+    if (this.closedSinceOpen) this.resyncDue = true;
+    this.closedSinceOpen = false;
+    this.run(this.rm.handle({ type: "socket-open" }));
+  };
+  private readonly onClose = () => {
+    this.closedSinceOpen = true;
+    this.run(this.rm.handle({ type: "socket-close" }));
+  };
 
   constructor(private readonly options: ChatSessionOptions<M>) {
     this.list = new MessageList(options.messages ?? []);
@@ -270,8 +299,10 @@ export class ChatSession<M extends UIMessage = UIMessage> {
     if (this.disposed || typeof e.data !== "string") return;
     const parsed = parseServerFrame(e.data);
     if (parsed.kind === "error") {
-      // Only chat frames are ours to report; the connection reports the rest.
-      if (parsed.reason.startsWith("cf_agent_")) this.fail(new Error(parsed.reason));
+      // Only chat frames are ours to report; the connection reports the rest. (Matching the `cf_agent_` prefix
+      // also took identity, state, MCP and session frames, so an app with one error handler heard those twice.)
+      if (parsed.frameType !== undefined && CHAT_FRAME_TYPES.has(parsed.frameType))
+        this.fail(new Error(parsed.reason));
       return;
     }
     if (parsed.kind !== "frame") return;
@@ -292,8 +323,14 @@ export class ChatSession<M extends UIMessage = UIMessage> {
         this.list.replaceAll([]);
         this.run(this.rm.handle({ type: "clear" }));
         return this.changed();
+      case "cf_agent_stream_resume_none": {
+        // An authoritative idle that clears a continuation this tab was waiting for: it ran unseen.
+        const waited = this.rm.isToolContinuation;
+        const commands = this.rm.handle({ type: "frame", frame: f });
+        if (waited && !this.rm.isToolContinuation) this.resyncDue = true;
+        return this.run(commands);
+      }
       case "cf_agent_stream_resuming":
-      case "cf_agent_stream_resume_none":
       case "cf_agent_stream_pending":
         return this.run(this.rm.handle({ type: "frame", frame: f }));
       case "cf_agent_chat_recovering":
@@ -450,9 +487,11 @@ export class ChatSession<M extends UIMessage = UIMessage> {
           this.list.endStream(c.streamId);
           this.streamMessage.delete(c.streamId);
           this.endLocal(c.streamId);
+          if (c.reason === "idle") this.resyncDue = true;
           break;
       }
     }
+    this.maybeResync();
     if (notify) this.changed();
   }
 
@@ -465,19 +504,8 @@ export class ChatSession<M extends UIMessage = UIMessage> {
   // ───────────────────────────── hydrate ─────────────────────────────
 
   private async hydrate() {
-    const { getInitialMessages, agent } = this.options;
-    if (getInitialMessages === null) return;
-    const url = agent.getHttpUrl?.("get-messages");
     try {
-      let messages: M[] | undefined;
-      if (getInitialMessages) messages = await getInitialMessages(url === undefined ? {} : { url });
-      else if (url) {
-        const res = await fetch(url, {
-          ...(this.options.credentials ? { credentials: this.options.credentials } : {}),
-          ...(this.options.headers ? { headers: this.options.headers } : {}),
-        });
-        if (res.ok) messages = (await res.json()) as M[];
-      }
+      const messages = await this.loadTranscript();
       // A stream or a snapshot that arrived meanwhile is newer than this answer.
       if (messages && !this.disposed && this.list.length === 0 && this.streamMessage.size === 0) {
         this.list.replaceAll(messages);
@@ -485,6 +513,70 @@ export class ChatSession<M extends UIMessage = UIMessage> {
       }
     } catch (e) {
       this.fail(new Error(`Loading the transcript failed: ${e instanceof Error ? e.message : String(e)}`));
+    }
+  }
+
+  /** The server's transcript: the app's `getInitialMessages`, else `GET …/get-messages`; none when opted out. */
+  private async loadTranscript(): Promise<M[] | undefined> {
+    const { getInitialMessages, agent } = this.options;
+    if (getInitialMessages === null) return undefined;
+    const url = agent.getHttpUrl?.("get-messages");
+    if (getInitialMessages) return getInitialMessages(url === undefined ? {} : { url });
+    if (!url) return undefined;
+    const res = await fetch(url, {
+      ...(this.options.credentials ? { credentials: this.options.credentials } : {}),
+      ...(this.options.headers ? { headers: this.options.headers } : {}),
+    });
+    return res.ok ? ((await res.json()) as M[]) : undefined;
+  }
+
+  /**
+   * Reads the transcript again once nothing is live here, when this tab may have missed part of it: after a
+   * reconnect (AIChatAgent pushes no transcript on connect), or when an authoritative idle ended streams or a
+   * continuation this tab was still waiting for. Their last chunks went to a socket that is gone, so the
+   * messages they wrote were cut short here, or never arrived (found by the fault suites: a drop near the end
+   * of a turn or of a tool continuation left the answer half written). The server persisted them whole.
+   */
+  private maybeResync() {
+    if (!this.resyncDue || this.disposed) return;
+    if (this.rm.probeId !== undefined || this.rm.activeStreams.size > 0 || this.rm.isToolContinuation) return;
+    this.resyncDue = false;
+    void this.resync();
+  }
+
+  /**
+   * Applies the server's transcript as a snapshot. A transcript that changes meanwhile (a new turn) makes the
+   * answer stale, so it is asked again, a few times at most. Client tools of a message that only arrived
+   * this way run as after a stream's end.
+   */
+  private async resync() {
+    if (this.resyncing) {
+      this.resyncAgain = true;
+      return;
+    }
+    this.resyncing = true;
+    try {
+      do {
+        this.resyncAgain = false;
+        await this.resyncOnce();
+      } while (this.resyncAgain && !this.disposed);
+    } catch (e) {
+      this.fail(new Error(`Reloading the transcript failed: ${e instanceof Error ? e.message : String(e)}`));
+    } finally {
+      this.resyncing = false;
+    }
+  }
+
+  private async resyncOnce() {
+    for (let attempt = 0; attempt < 3 && !this.disposed; attempt++) {
+      const before = this.list.messages;
+      const messages = await this.loadTranscript();
+      if (!messages || this.disposed) return;
+      if (this.list.messages !== before) continue;
+      this.snapshot(messages);
+      this.changed();
+      await this.runClientTools();
+      return;
     }
   }
 
@@ -608,20 +700,21 @@ export class ChatSession<M extends UIMessage = UIMessage> {
       return;
     }
     const error = o.state === "output-error";
+    // The server's own default text for a denial without one (reference §4.3 step 4).
+    const errorText = o.errorText ?? "Tool execution denied by user";
     this.patchToolPart(
       o.toolCallId,
-      error
-        ? { state: "output-error", errorText: o.errorText ?? "Tool failed" }
-        : { state: "output-available", output: o.output },
+      error ? { state: "output-error", errorText } : { state: "output-available", output: o.output },
     );
-    const autoContinue = this.options.autoContinueAfterToolResult !== false;
+    // A denial or failure ends the turn there: upstream never auto-continues after `output-error` (§4.3).
+    const autoContinue = !error && this.options.autoContinueAfterToolResult !== false;
     this.options.agent.send(
       JSON.stringify({
         type: "cf_agent_tool_result",
         toolCallId: o.toolCallId,
         toolName: o.toolName ?? part.type.slice("tool-".length),
         output: o.output,
-        ...(error ? { state: "output-error", errorText: o.errorText ?? "Tool failed" } : {}),
+        ...(error ? { state: "output-error", errorText } : {}),
         autoContinue,
       }),
     );
@@ -744,7 +837,7 @@ export class ChatSession<M extends UIMessage = UIMessage> {
     for (const p of last.parts) {
       if (!isToolUIPart(p)) continue;
       const part = p as ToolPartLike & { type: string };
-      if (part.state !== "input-available") continue;
+      if (part.state !== "input-available" || this.answered.has(part.toolCallId)) continue;
       const toolName = part.type.slice("tool-".length);
       const call = { toolCallId: part.toolCallId, toolName, input: part.input };
       // A call a human must answer is never run for them, even when the tool has `execute`.

@@ -129,9 +129,17 @@ const HARD_TERMINAL = new Set<AgentToolRunStatus>(["completed", "error", "aborte
 /** How many early chunks a run holds back before it stops waiting for the missing ones. */
 export const MAX_GAP = 32;
 
+/**
+ * The indexes are keyed by ids from the wire, so they have no prototype: with `{}`, a run or tool call id such as
+ * `__proto__`, `constructor` or `toString` found (or set) a member of `Object.prototype`, and an app doing
+ * `runsByToolCallId[id] ?? []` got a function or an object instead of an array (found by the client fuzz test).
+ */
+const record = <T>(from?: Readonly<Record<string, T>>): Record<string, T> =>
+  Object.assign(Object.create(null) as Record<string, T>, from);
+
 const EMPTY_STATE: AgentToolRunsState = Object.freeze({
-  runsById: Object.freeze({}),
-  runsByToolCallId: Object.freeze({}),
+  runsById: Object.freeze(record<AgentToolRun>()),
+  runsByToolCallId: Object.freeze(record<readonly AgentToolRun[]>()),
   unboundRuns: Object.freeze([]) as readonly AgentToolRun[],
 });
 
@@ -159,7 +167,7 @@ export class AgentToolRunsReducer {
   get state(): AgentToolRunsState {
     if (this.changed.size === 0) return this.published;
     const prev = this.published;
-    const runsById: Record<string, AgentToolRun> = { ...prev.runsById };
+    const runsById = record(prev.runsById);
     const groups = new Set<string>();
     let unboundChanged = false;
     for (const id of this.changed) {
@@ -169,7 +177,7 @@ export class AgentToolRunsReducer {
       if (book.run.parentToolCallId === undefined) unboundChanged = true;
       else groups.add(book.run.parentToolCallId);
     }
-    const runsByToolCallId: Record<string, readonly AgentToolRun[]> = { ...prev.runsByToolCallId };
+    const runsByToolCallId = record(prev.runsByToolCallId);
     for (const g of groups) runsByToolCallId[g] = this.collect((r) => r.parentToolCallId === g);
     this.published = {
       runsById,

@@ -47,7 +47,18 @@ interface StreamState {
   ctx: PartContext;
   /** For continuations: the message as it was before this stream touched it, so a replay can start over. */
   base?: { parts: Part[]; metadata: unknown };
+  /** A replay this list must not apply (see `replayOfEnded`): its chunks are dropped until it ends. */
+  discard?: boolean;
 }
+
+/** A continuation that ended: the message it wrote and what that message held before it. */
+interface EndedContinuation {
+  messageId: string;
+  base: { parts: Part[]; metadata: unknown };
+}
+
+/** How many ended continuations are remembered for a late replay; only recent ones can still be replayed. */
+const MAX_ENDED_CONTINUATIONS = 32;
 
 type Msg = UIMessage;
 
@@ -65,6 +76,7 @@ export class MessageList {
   private published: readonly Msg[];
   private dirty = false;
   private readonly streams = new Map<string, StreamState>();
+  private readonly endedContinuations = new Map<string, EndedContinuation>();
   private readonly idFor: (streamId: string) => string;
 
   constructor(initial: readonly Msg[] = [], options: MessageListOptions = {}) {
@@ -110,9 +122,12 @@ export class MessageList {
         continuation: flags.continuation === true,
         sawStart: false,
         ctx: createPartContext(),
+        ...(flags.replay ? this.replayOfEnded(streamId) : {}),
       };
       this.streams.set(streamId, stream);
     }
+    if (stream.discard)
+      return { effect: { kind: "ignored", reason: "replay of a continuation already shown" } };
     if (flags.continuation) stream.continuation = true;
 
     if (c.type === "start") return this.applyStart(streamId, stream, c, flags);
@@ -145,7 +160,30 @@ export class MessageList {
 
   /** Ends stream `streamId` (its `done`, `error` or a local abort). A later live chunk opens a new stream. */
   endStream(streamId: string): void {
+    const s = this.streams.get(streamId);
     this.streams.delete(streamId);
+    if (!s?.continuation || s.discard || s.messageId === undefined || !s.base) return;
+    this.endedContinuations.delete(streamId);
+    this.endedContinuations.set(streamId, { messageId: s.messageId, base: s.base });
+    if (this.endedContinuations.size > MAX_ENDED_CONTINUATIONS)
+      this.endedContinuations.delete(this.endedContinuations.keys().next().value as string);
+  }
+
+  /**
+   * A replay of a continuation that already ended here: an ACK raced the stream's live end, so the server
+   * replays what was already shown (found by the fault suites: the continuation's text came out twice). A
+   * continuation appends, so the replay must start over from the message as it was before the continuation,
+   * not from what it holds now. When a later assistant message follows that message (Think's end snapshot
+   * keeps a continuation as a message of its own, or a newer turn came), the transcript has moved past the
+   * stream and the replay is dropped.
+   */
+  private replayOfEnded(streamId: string): Partial<StreamState> {
+    const ended = this.endedContinuations.get(streamId);
+    if (!ended) return {};
+    const i = this.index.get(ended.messageId);
+    const laterAssistant = i !== undefined && this.list.slice(i + 1).some((m) => m.role === "assistant");
+    if (i === undefined || laterAssistant) return { discard: true };
+    return { continuation: true, messageId: ended.messageId, base: ended.base };
   }
 
   /** Drops every stream (clear, a full snapshot that replaces the transcript). */

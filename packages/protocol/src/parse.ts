@@ -75,7 +75,13 @@ export function messageShape(m: unknown): string | undefined {
   const toolCalls = new Set<string>();
   for (const p of m.parts) {
     if (!isObj(p) || typeof p.type !== "string") return "message part needs a 'type'";
-    if (typeof p.toolCallId === "string" && (p.type.startsWith("tool-") || p.type === "dynamic-tool")) {
+    // The fields every UI reads must have their AI SDK types, or rendering `part.text` or switching on
+    // `part.state` breaks in the app (found by the client fuzz test: a snapshot part without `text`).
+    if ((p.type === "text" || p.type === "reasoning") && typeof p.text !== "string")
+      return `${p.type} part needs a string 'text'`;
+    if (p.type.startsWith("tool-") || p.type === "dynamic-tool") {
+      if (typeof p.toolCallId !== "string" || typeof p.state !== "string")
+        return "tool part needs a string 'toolCallId' and 'state'";
       if (toolCalls.has(p.toolCallId)) return `message has tool call '${p.toolCallId}' twice`;
       toolCalls.add(p.toolCallId);
     }

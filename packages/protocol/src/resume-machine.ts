@@ -300,6 +300,13 @@ export class ResumeMachine {
     // Keep the set of ended ids bounded: only recent ids can still have frames in flight.
     if (this.ended.size > 256) this.ended.delete(this.ended.values().next().value as string);
     if (this.continuationId === id) this.continuationId = undefined;
-    return [{ type: "stream-ended", streamId: id, reason }];
+    const out: ResumeCommand[] = [{ type: "stream-ended", streamId: id, reason }];
+    // A stream not heard of since the socket changed may have died with the old one (the agent restarted
+    // and recovered the turn under another id: found by the fault suites, the spinner never stopped). The
+    // reconnect's probe was answered with the stream that just ended, so ask again: the server answers idle
+    // (ending it), or offers it, or says it is queued.
+    const stale = [...this.streams.values()].some((s) => s.epoch !== this.epoch);
+    if (reason !== "idle" && stale) out.push(...this.startProbe());
+    return out;
   }
 }

@@ -109,19 +109,19 @@ describe("hooks", () => {
   });
 });
 
-describe("useAgent's enabled option", () => {
-  function Gated({ enabled, out }: { enabled: boolean; out: { status?: string } }) {
-    const agent = useAgent({
-      agent: "ChatAgent",
-      name: "gated",
-      host: `127.0.0.1:${server.port}`,
-      WebSocket,
-      enabled,
-    });
-    out.status = agent.status;
-    return null;
-  }
+function Gated({ enabled, out }: { enabled: boolean; out: { status?: string } }) {
+  const agent = useAgent({
+    agent: "ChatAgent",
+    name: "gated",
+    host: `127.0.0.1:${server.port}`,
+    WebSocket,
+    enabled,
+  });
+  out.status = agent.status;
+  return null;
+}
 
+describe("useAgent's enabled option", () => {
   it("keeps the socket closed while false and connects once it turns true", async () => {
     const out: { status?: string } = {};
     const view = render(<Gated enabled={false} out={out} />);
