@@ -177,14 +177,18 @@ describe("AgentToolRunsReducer", () => {
     expect(textOf(r, "run")).toBe("123456");
   });
 
-  it("stops waiting for a missing chunk when the run ends or too many are waiting", () => {
+  it("keeps waiting for a missing chunk after the run ends, and stops once too many are waiting", () => {
     const r = new AgentToolRunsReducer();
     r.apply(started("run"));
     r.apply(chunk("run", 1, { type: "text-start", id: "t" }));
     r.apply(chunk("run", 3, { type: "text-delta", id: "t", delta: "late" }));
     expect(textOf(r, "run")).toBe("");
     r.apply(ev(9, { kind: "finished", runId: "run", summary: "late" }));
-    expect(textOf(r, "run")).toBe("late");
+    // A link that reorders delivers the missing chunk after the terminal event: it still lands in place.
+    expect(r.state.runsById.run!.status).toBe("completed");
+    expect(textOf(r, "run")).toBe("");
+    r.apply(chunk("run", 2, { type: "text-delta", id: "t", delta: "on " }));
+    expect(textOf(r, "run")).toBe("on late");
 
     const g = new AgentToolRunsReducer();
     g.apply(started("g"));
@@ -192,6 +196,18 @@ describe("AgentToolRunsReducer", () => {
     for (let s = 3; s <= MAX_GAP + 3; s++)
       g.apply(chunk("g", s, { type: "text-delta", id: "t", delta: "x" }));
     expect(textOf(g, "g")).toBe("x".repeat(MAX_GAP + 1));
+  });
+
+  it("applies chunks that overtook their run's start once it starts", () => {
+    const r = new AgentToolRunsReducer();
+    expect(r.apply(chunk("run", 1, { type: "text-start", id: "t" })).kind).toBe("ignored");
+    r.apply(chunk("run", 2, { type: "text-delta", id: "t", delta: "early" }));
+    expect(r.state.runsById.run).toBeUndefined();
+    r.apply(started("run"));
+    expect(textOf(r, "run")).toBe("early");
+    // The replay that follows a reconnect brings them again: applied once.
+    r.apply(chunk("run", 2, { type: "text-delta", id: "t", delta: "early" }));
+    expect(textOf(r, "run")).toBe("early");
   });
 
   it("keeps progress latest-wins but never lets an older frame move it back", () => {

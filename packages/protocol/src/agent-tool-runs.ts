@@ -14,9 +14,9 @@
  *   child's chunk store, live and replayed alike, numbered 1, 2, 3, … without gaps. Per run we keep the highest
  *   index applied and apply a stored chunk only when its sequence is the next one. A sequence at or below it is
  *   a replay or a duplicate and is dropped, so text is never doubled; a chunk is never lost to a progress frame
- *   that shared its number. A chunk that arrives early (above the next index) waits until the gap fills; the
- *   waiting ones are applied in order anyway when the run ends or when more than `MAX_GAP` are waiting, so a
- *   server that numbered with gaps would delay chunks, never lose them.
+ *   that shared its number. A chunk that arrives early (above the next index) waits until the gap fills, even
+ *   after the run ended; the waiting ones are applied in order anyway once more than `MAX_GAP` are waiting, so
+ *   a server that numbered with gaps would delay chunks, never lose them.
  * - Progress chunks are never deduped by sequence. Latest wins, except that one carrying a lower sequence than
  *   the progress already shown (a late or replayed frame) is dropped, and an exact repeat of a progress chunk id
  *   is dropped; so the bar never moves backwards.
@@ -129,6 +129,9 @@ const HARD_TERMINAL = new Set<AgentToolRunStatus>(["completed", "error", "aborte
 /** How many early chunks a run holds back before it stops waiting for the missing ones. */
 export const MAX_GAP = 32;
 
+/** How many not-yet-started runs may have frames waiting for their `started`. */
+const MAX_WAITING_RUNS = 16;
+
 /**
  * The indexes are keyed by ids from the wire, so they have no prototype: with `{}`, a run or tool call id such as
  * `__proto__`, `constructor` or `toString` found (or set) a member of `Object.prototype`, and an app doing
@@ -198,9 +201,32 @@ export class AgentToolRunsReducer {
   /** Forgets everything (the official `resetLocalState`); the next connect replays retained runs. */
   reset(): void {
     this.books.clear();
+    this.waiting.clear();
     this.changed.clear();
     this.owned.clear();
     this.published = EMPTY_STATE;
+  }
+
+  /**
+   * Frames of a run whose `started` has not arrived yet. A link that reorders can deliver a run's first chunks
+   * before its `started` (found by the fault suites: the first text of a run went missing). They are applied,
+   * with the usual dedupe, once it starts; a replay that starts the run brings them again anyway. Bounded:
+   * a run that never starts costs at most `MAX_GAP` frames, and only the newest `MAX_WAITING_RUNS` runs wait.
+   */
+  private readonly waiting = new Map<string, AgentToolEventFrame[]>();
+
+  private hold(frame: AgentToolEventFrame): AgentToolApplyResult {
+    const runId = frame.event.runId;
+    let list = this.waiting.get(runId);
+    if (!list) {
+      list = [];
+      this.waiting.set(runId, list);
+      if (this.waiting.size > MAX_WAITING_RUNS)
+        this.waiting.delete(this.waiting.keys().next().value as string);
+    }
+    if (list.length >= MAX_GAP) list.shift();
+    list.push(frame);
+    return { kind: "ignored", runId, reason: `${frame.event.kind} for a run that has not started (held)` };
   }
 
   /** Applies one parsed `agent-tool-event` frame. */
@@ -208,14 +234,25 @@ export class AgentToolRunsReducer {
     const ev = frame.event;
     const runId = ev.runId;
     const book = this.books.get(runId);
-    if (ev.kind === "started") return this.start(frame, book);
-    if (!book) return { kind: "ignored", runId, reason: `${ev.kind} for a run that never started` };
+    if (ev.kind === "started") {
+      const result = this.start(frame, book);
+      const held = this.waiting.get(runId);
+      if (held && result.kind === "applied") {
+        this.waiting.delete(runId);
+        for (const f of held) this.apply(f);
+      }
+      return result;
+    }
+    if (!book) return this.hold(frame);
     if (ev.kind === "chunk") return this.chunk(book, frame.sequence, ev.body, ev.unstoredId);
 
     const status = book.run.status;
     if (HARD_TERMINAL.has(status)) return { kind: "duplicate", runId };
-    // Nothing more will fill a gap once the run has ended: apply what was waiting, in order.
-    this.flushEarly(book);
+    // Chunks waiting behind a gap keep waiting after the end: the missing one can still come, from a link
+    // that reordered frames or from the replay after a reconnect. (Flushing here lost it for good, since a
+    // late chunk at or below the applied index counts as a duplicate: found by the fault suites, text went
+    // missing from runs whose chunks were overtaken by their own terminal event.) The store numbers stored
+    // chunks without gaps, so the wait ends; `MAX_GAP` bounds it all the same.
     const run = this.writable(book);
     switch (ev.kind) {
       case "finished":
@@ -288,7 +325,7 @@ export class AgentToolRunsReducer {
     }
     const chunk = parsed.chunk as UIMessageChunk & { type: string; id?: unknown; data?: unknown };
     if (chunk.type === PROGRESS) return this.progress(book, sequence, chunk);
-    if (chunk.type === MILESTONE) return this.milestone(book, chunk.data);
+    if (chunk.type === MILESTONE) return this.milestone(book, chunk.data, sequence);
     if (typeof unstoredId === "string") {
       // Never replayed and it does not own its sequence (the next stored chunk has it): dedupe by its id.
       if (book.unstoredIds.has(unstoredId)) return { kind: "duplicate", runId };
@@ -357,7 +394,7 @@ export class AgentToolRunsReducer {
     return { kind: "applied", runId };
   }
 
-  private milestone(book: RunBook, data: unknown): AgentToolApplyResult {
+  private milestone(book: RunBook, data: unknown, frameSequence: number): AgentToolApplyResult {
     const runId = book.run.runId;
     const d = (data ?? {}) as Record<string, unknown>;
     if (typeof d.name !== "string")
@@ -377,6 +414,9 @@ export class AgentToolRunsReducer {
     run.milestones = [...run.milestones, m].sort((a, b) => a.sequence - b.sequence);
     if (sequence > book.milestoneHigh) {
       book.milestoneHigh = sequence;
+      // The snapshot it sets is as new as its frame: a progress frame sent before it and delivered after it
+      // must not replace it (found by the fault suites, a reordered link lost the milestone name).
+      if (frameSequence > book.progressSeq) book.progressSeq = frameSequence;
       // A milestone without its own fraction/phase/message keeps the ones already shown: the real server's
       // milestones often carry only a name, and the bar should not jump back to indeterminate.
       const prev = run.progress;
