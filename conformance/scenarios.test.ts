@@ -142,6 +142,23 @@ async function settled(t: Tab, what: string, pred: () => boolean, ms?: number) {
   await until(what, () => t.idle() && pred(), ms);
 }
 
+/** Drops the tab's socket (as a network failure would) when its `at`-th frame from now arrives. */
+function dropAfter(t: Tab, at: number) {
+  let frames = 0;
+  const onMessage = () => {
+    if (++frames !== at) return;
+    t.client.removeEventListener("message", onMessage);
+    t.client.reconnect();
+  };
+  t.client.addEventListener("message", onMessage);
+}
+
+/** Seeds of the real-server fault subset, different per host. */
+function realFaultSeeds(host: Host): number[] {
+  const count = Number(process.env.RUNBOARD_REAL_FAULT_RUNS ?? 2);
+  return Array.from({ length: count }, (_, i) => (host === "think" ? 1000 : 0) + 7 * i + 3);
+}
+
 let n = 0;
 const room = (s: string) => `cf-${s}-${Date.now().toString(36)}-${++n}`;
 
@@ -512,6 +529,88 @@ for (const target of targets) {
           expect(toolIn(await persisted(later), "deploy")?.output).toMatchObject({ ok: true });
           later.close();
         });
+
+      // Issue #6's real-server subset of the fault suites: the socket dropped at a seeded frame of a long
+      // stream, of an approval continuation and of a child run, and a page refresh mid-run. The seeds differ per
+      // host; `RUNBOARD_REAL_FAULT_RUNS` raises the count (default 2 per kind).
+      for (const seed of realFaultSeeds(host)) {
+        it(`seed ${seed}: socket dropped mid-stream`, { timeout: 60_000 }, async () => {
+          const t = tab(target, host, room(`fault-slow-${seed}`));
+          dropAfter(t, 3 + (seed % 37));
+          await t.chat.sendMessage({ text: "slow stream please" });
+          await settled(t, "all words", () => textOf(t.messages().at(-1)).endsWith("word39"), 30_000);
+          expect(textOf(t.messages().at(-1))).toBe(WORDS);
+          expect(visible(t.messages())).toEqual(visible(await persisted(t)));
+          t.close();
+        });
+
+        it(`seed ${seed}: socket dropped mid-approval`, { timeout: 60_000 }, async () => {
+          const t = tab(target, host, room(`fault-pay-${seed}`));
+          await t.chat.sendMessage({ text: "please pay ACME 250" });
+          const asked = () => toolIn(t.messages(), "processPayment")?.state === "approval-requested";
+          await settled(t, "approval request", asked);
+          dropAfter(t, 1 + (seed % 9));
+          t.chat.addToolApprovalResponse({
+            id: toolIn(t.messages(), "processPayment")?.approval?.id ?? "",
+            approved: true,
+          });
+          await settled(t, "continuation done", () => allText(t.messages()).includes("Done."), 30_000);
+          expect(occurrences(allText(t.messages()), "Tool processPayment returned")).toBe(1);
+          expect(visible(t.messages())).toEqual(visible(await persisted(t)));
+          t.close();
+        });
+
+        it(`seed ${seed}: socket dropped mid-run, and a page refresh mid-run`, {
+          timeout: 90_000,
+        }, async () => {
+          const runText = (x: Tab) =>
+            Object.values(x.runs.getSnapshot().runsById)
+              .flatMap((r) => r.parts)
+              .map((p) => (p as { text?: string }).text ?? "")
+              .join("");
+          const dropped = tab(target, host, room(`fault-run-${seed}`));
+          dropAfter(dropped, 2 + (seed % 23));
+          await dropped.chat.sendMessage({ text: "research durable objects for me" });
+          await settled(dropped, "reply", () => textOf(dropped.messages().at(-1)).endsWith("Done."), 60_000);
+          const [run] = Object.values(dropped.runs.getSnapshot().runsById);
+          expect(run?.status).toBe("completed");
+          expect(occurrences(runText(dropped), "Summary:")).toBe(1);
+          expect(run?.summary).toContain("Summary:");
+          expect(visible(dropped.messages())).toEqual(visible(await persisted(dropped)));
+          dropped.close();
+
+          // A refresh at a seeded frame: the new page replays the run and ends with the same child transcript.
+          const name = room(`fault-refresh-${seed}`);
+          const map = new Map<string, string>();
+          const storage: ProgressStorage = {
+            getItem: (k) => map.get(k) ?? null,
+            setItem: (k, v) => void map.set(k, v),
+          };
+          const first = tab(target, host, name, {}, storage);
+          let frames = 0;
+          const cut = 2 + (seed % 17);
+          const closed = new Promise<void>((resolve) =>
+            first.client.addEventListener("message", () => {
+              if (++frames === cut) {
+                first.close();
+                resolve();
+              }
+            }),
+          );
+          await first.chat.sendMessage({ text: "research durable objects for me" });
+          await closed;
+          const second = tab(target, host, name, {}, storage);
+          await until(
+            "the run completed",
+            () => Object.values(second.runs.getSnapshot().runsById)[0]?.status === "completed",
+            60_000,
+          );
+          await settled(second, "reply", () => textOf(second.messages().at(-1)).endsWith("Done."), 60_000);
+          expect(occurrences(runText(second), "Summary:")).toBe(1);
+          expect(visible(second.messages())).toEqual(visible(await persisted(second)));
+          second.close();
+        });
+      }
     });
   }
 }
