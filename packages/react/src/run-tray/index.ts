@@ -1,2 +1,15 @@
-// Filled by issue #5; the component's parts are exported from here.
-export {};
+/** `RunTray`: background runs with status, progress, stall notice, cancel, dismiss and end announcements. */
+export * from "./run-tray.tsx";
+export {
+  activeCount,
+  canCancel,
+  canDismiss,
+  endingsAnnouncement,
+  isStalled,
+  runEndAnnouncement,
+  stalledLabel,
+  TRAY_STATUS_LABELS,
+  type TrayStatus,
+  trayStatus,
+  visibleRuns,
+} from "./tray-model.ts";
