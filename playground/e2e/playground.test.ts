@@ -144,3 +144,94 @@ describe("the playground, as a person uses it", () => {
     await page.close();
   });
 });
+
+describe("background runs, helpers and failures", () => {
+  const tray = (page: Page) => page.getByRole("region", { name: "Background runs" });
+
+  it("background: a detached run in the tray with its progress, cancelled by the person", T, async () => {
+    const { page, errors } = await openTab(pg);
+    await say(page, "start background research on websockets");
+    const item = tray(page).getByRole("listitem").first();
+    await item.waitFor({ timeout: 15_000 });
+    await expect.poll(() => tray(page).locator("[data-count]").first().getAttribute("data-count")).toBe("1");
+    await expect.poll(() => item.getAttribute("data-status")).toBe("running");
+    await shot(page, "16-background-running");
+    const cancel = item.getByRole("button", { name: /^Cancel/ });
+    await cancel.click();
+    // One press is one cancel: the button is disabled while the cancel is on its way, and the run ends.
+    expect(await cancel.isDisabled()).toBe(true);
+    await expect.poll(() => item.getAttribute("data-status"), { timeout: 15_000 }).toBe("aborted");
+    await expect.poll(() => item.textContent()).toContain("Cancelled");
+    await shot(page, "17-background-cancelled");
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it(
+    "background: a run that finishes shows its milestones, opens the helper's chat, and is dismissed",
+    T,
+    async () => {
+      const { page, errors } = await openTab(pg);
+      await say(page, "start background research on queues");
+      const item = tray(page).getByRole("listitem").first();
+      await expect.poll(() => item.getAttribute("data-status"), { timeout: 30_000 }).toBe("completed");
+      await expect.poll(() => item.locator(".chips li").count()).toBeGreaterThan(0);
+      await item.getByRole("button", { name: /^Open/ }).click();
+      await page.getByRole("region", { name: /chat$/ }).waitFor({ timeout: 15_000 });
+      await shot(page, "18-background-done-drilled-in");
+      await item.getByRole("button", { name: /^Dismiss/ }).click();
+      await expect.poll(() => tray(page).getByRole("listitem").count()).toBe(0);
+      await expect.poll(() => tray(page).textContent()).toContain("No background runs");
+      await shot(page, "19-background-dismissed");
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+  );
+
+  it("fanout: three helpers beside the one tool call, each to completion", T, async () => {
+    const { page, errors } = await openTab(pg);
+    await say(page, "fanout please");
+    await expect.poll(() => page.locator(".run-card").count(), { timeout: 15_000 }).toBe(3);
+    await shot(page, "20-fanout-running");
+    await expect
+      .poll(() => page.locator('.run-card[data-state="completed"]').count(), { timeout: 30_000 })
+      .toBe(3);
+    await expect.poll(() => lastAnswer(page).textContent(), { timeout: 15_000 }).toContain("All three");
+    await shot(page, "21-fanout-done");
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it(
+    "fail: a failing tool, a crashed helper and an interrupted one, each saying what happened",
+    T,
+    async () => {
+      const { page, errors } = await openTab(pg);
+      await say(page, "this will fail");
+      await page
+        .locator('[data-tool="fetchInvoice"][data-state="output-error"]')
+        .waitFor({ timeout: 15_000 });
+      await page.locator('.run-card[data-state="error"]').waitFor({ timeout: 15_000 });
+      await page.locator('.run-card[data-state="interrupted"]').waitFor({ timeout: 15_000 });
+      await expect.poll(() => page.locator(".run-card").first().textContent()).toContain("upstream timeout");
+      await shot(page, "22-fail");
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+  );
+
+  it("slow: a long answer stopped half way keeps what came and stops growing", T, async () => {
+    const { page, errors } = await openTab(pg);
+    await say(page, "slow stream please");
+    await expect.poll(() => lastAnswer(page).textContent(), { timeout: 15_000 }).toContain("word3");
+    await page.getByRole("button", { name: "Stop" }).click();
+    await expect.poll(() => page.getByRole("button", { name: "Stop" }).isDisabled()).toBe(true);
+    const cut = await lastAnswer(page).textContent();
+    expect(cut).not.toContain("word39");
+    await page.waitForTimeout(600);
+    expect(await lastAnswer(page).textContent()).toBe(cut);
+    await shot(page, "23-slow-stopped");
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});

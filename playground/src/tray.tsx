@@ -1,11 +1,68 @@
+/**
+ * Background runs (detached `runAgentTool` runs, not tied to a tool call in the chat) in a `RunTray`: cancel
+ * through the agent's `cancelAgentTool` callable, open a run's own chat, dismiss finished ones.
+ */
 import type { AgentClient } from "@runboard/client";
 import type { AgentToolRun as Run } from "@runboard/protocol";
-import type { UseAgentToolEventsResult } from "@runboard/react";
+import { Progress, RunTray, type UseAgentToolEventsResult } from "@runboard/react";
+import { useState } from "react";
 
-export function Tray(_: {
+export function Tray({
+  agent,
+  runs,
+  onDrillIn,
+}: {
   agent: AgentClient<Record<string, unknown>>;
   runs: UseAgentToolEventsResult;
   onDrillIn: (r: Run) => void;
 }) {
-  return null;
+  const [failure, setFailure] = useState<string | null>(null);
+  return (
+    <RunTray.Root
+      runs={runs.unboundRuns}
+      agent={agent}
+      onDrillIn={onDrillIn}
+      onError={(e, run) =>
+        setFailure(
+          `Could not cancel ${run.display?.name ?? run.agentType}: ${e instanceof Error ? e.message : e}`,
+        )
+      }
+      stallAfterMs={15_000}
+      defaultOpen
+      className="panel tray"
+    >
+      <h2 className="tray-heading">
+        <RunTray.Trigger className="tray-trigger">
+          Background runs <RunTray.Badge className="tray-badge" />
+        </RunTray.Trigger>
+      </h2>
+      <RunTray.List className="tray-list">
+        {() => (
+          <RunTray.Item className="tray-item">
+            <div className="tray-head">
+              <RunTray.Title className="run-title" /> <RunTray.Status className="badge" />{" "}
+              <RunTray.Elapsed className="muted" />
+            </div>
+            <RunTray.Progress className="progress">
+              <Progress.Indicator className="progress-indicator" />
+            </RunTray.Progress>
+            <p className="tray-text">
+              <RunTray.Phase className="phase" /> <RunTray.Message className="muted" />
+            </p>
+            <RunTray.Milestones className="chips" />
+            <RunTray.Stalled className="stalled" />
+            <RunTray.Error className="tray-error" />
+            <div className="actions">
+              <RunTray.Cancel />
+              <RunTray.DrillIn />
+              <RunTray.Dismiss />
+            </div>
+          </RunTray.Item>
+        )}
+      </RunTray.List>
+      <RunTray.Empty className="muted">No background runs. Try “background”.</RunTray.Empty>
+      {failure && <p role="alert">{failure}</p>}
+      <RunTray.Announcer />
+    </RunTray.Root>
+  );
 }
