@@ -1,7 +1,25 @@
 import { fileURLToPath } from "node:url";
 import type { StorybookConfig } from "@storybook/react-vite";
+import type { Plugin } from "vite";
+import { standInPage } from "../mock-server/src/live-view.ts";
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+/**
+ * Live View pages for the stories' frames. The mock runs in the browser under MSW, whose service worker does not
+ * see iframe navigations, so the dev server draws the pretend tab a page id names (stateless: never expired).
+ */
+const liveViewPages: Plugin = {
+  name: "runboard-live-view-pages",
+  configureServer(server) {
+    server.middlewares.use("/live-view/", (req, res, next) => {
+      const html = standInPage((req.url ?? "").replace(/^\//, "").split("?")[0] ?? "");
+      if (html === undefined) return next();
+      res.setHeader("content-type", "text/html; charset=utf-8");
+      res.end(html);
+    });
+  },
+};
 
 const config: StorybookConfig = {
   stories: ["../stories/**/*.stories.@(ts|tsx)"],
@@ -13,6 +31,7 @@ const config: StorybookConfig = {
   // Stories import the packages by name from source, as the tests do: no build step.
   viteFinal: async (c) => ({
     ...c,
+    plugins: [...(c.plugins ?? []), liveViewPages],
     resolve: {
       ...c.resolve,
       alias: {

@@ -46,6 +46,8 @@ const escapeHtml = (s: string) =>
 
 export class LiveViews {
   private readonly pages = new Map<string, Minted>();
+  /** One id per pretend tab for the server's life: Browser Run keeps a tab's id while its URLs change. */
+  private readonly targetIds = TABS.map(() => token().slice(0, 16).toUpperCase());
 
   constructor(
     private readonly ttlMs: number,
@@ -56,11 +58,12 @@ export class LiveViews {
   mint(baseUrl: string, mode: "tab" | "devtools"): LiveViewSession {
     this.sweep();
     const expiresAt = this.now() + this.ttlMs;
-    const targets = TABS.map((t) => {
-      const id = token();
+    const targets = TABS.map((t, i) => {
+      // The first hex digit names the tab, so a stateless server can still draw the page (`standInPage`).
+      const id = `${i.toString(16)}${token().slice(1)}`;
       this.pages.set(id, { expiresAt, target: t, mode });
       return {
-        targetId: token().slice(0, 16).toUpperCase(),
+        targetId: this.targetIds[i] as string,
         url: `${baseUrl}/live-view/${id}${mode === "devtools" ? "/devtools" : ""}`,
         ...t,
       };
@@ -83,6 +86,20 @@ export class LiveViews {
     const cutoff = this.now() - this.ttlMs;
     for (const [k, v] of this.pages) if (v.expiresAt < cutoff) this.pages.delete(k);
   }
+}
+
+/**
+ * The page for a `/live-view/` path without the minting server's state: the tab its id names, never expired.
+ * For hosts where the minting server cannot answer page loads, e.g. Storybook, where the mock runs in the
+ * browser under MSW and MSW's service worker does not see the navigations of iframes.
+ */
+export function standInPage(rest: string): string | undefined {
+  const [id, view, ...more] = rest.split("/");
+  if (!id || !/^[0-9a-f]{32}$/.test(id) || more.length > 0 || (view !== undefined && view !== "devtools"))
+    return undefined;
+  const tab = TABS[Number.parseInt(id[0] as string, 16)];
+  if (!tab) return undefined;
+  return view === "devtools" ? devtoolsPage(tab) : tabPage(tab);
 }
 
 const STYLE = `body{margin:0;font:15px system-ui,sans-serif;background:#f4f4f5;color:#18181b}
