@@ -220,6 +220,46 @@ describe("background runs, helpers and failures", () => {
     },
   );
 
+  it(
+    "browse: watch the agent's browser, take over to sign in, then hand back with Done, continue",
+    T,
+    async () => {
+      const { page, errors } = await openTab(pg);
+      await say(page, "browse my orders");
+      const view = page.getByRole("region", { name: "The agent's browser" });
+      await view.waitFor({ timeout: 15_000 });
+      const tabs = view.getByRole("tab");
+      await expect.poll(() => tabs.count()).toBe(2);
+      expect(await tabs.first().textContent()).toContain("Sign in");
+      const frame = view.locator('iframe[data-control="agent"]').first();
+      await frame.waitFor({ timeout: 15_000 });
+      // Watch-only while the agent drives; embedded sandboxed and without a referrer.
+      expect(await frame.getAttribute("sandbox")).not.toContain("allow-top-navigation");
+      expect(await frame.getAttribute("referrerpolicy")).toBe("no-referrer");
+      await expect.poll(() => view.getAttribute("data-state")).toBe("live");
+      await shot(page, "24-browse-watching");
+      await view.getByRole("button", { name: "Take over" }).click();
+      await expect.poll(() => view.getAttribute("data-control")).toBe("human");
+      const remote = page.frameLocator('iframe[data-control="human"]').first();
+      await remote.getByLabel("Email").fill("ada@example.com");
+      await remote.getByLabel("Password").fill("correct horse");
+      await remote.getByRole("button", { name: "Sign in" }).click();
+      await expect
+        .poll(() => remote.getByRole("status").textContent())
+        .toContain("Signed in as ada@example.com");
+      await shot(page, "25-browse-taken-over");
+      const done = view.getByRole("button", { name: "Done, continue" });
+      await done.click();
+      await expect
+        .poll(() => lastAnswer(page).textContent(), { timeout: 15_000 })
+        .toContain("I am signed in and can see your orders");
+      await expect.poll(() => view.getAttribute("data-control")).toBe("agent");
+      await shot(page, "26-browse-continued");
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+  );
+
   it("slow: a long answer stopped half way keeps what came and stops growing", T, async () => {
     const { page, errors } = await openTab(pg);
     await say(page, "slow stream please");

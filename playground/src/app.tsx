@@ -64,6 +64,7 @@ export function App() {
             inline.filter((r) => r.toolCallId === part.toolCallId).map((r) => <Card key={r.id} request={r} />)
           }
         />
+        <LiveViewPanel agent={agent} chat={chat} approvals={chatApprovals} />
         {chat.error && (
           <p role="alert">
             {chat.error.message}{" "}
@@ -103,7 +104,6 @@ export function App() {
       <aside className="side">
         <Queue requests={[...chatApprovals, ...executions, ...workflow]} />
         <Tray agent={agent} runs={runs} onDrillIn={setDrilled} />
-        <LiveViewPanel agent={agent} chat={chat} approvals={chatApprovals} />
         {drilled && <ChildChatPanel run={drilled} onClose={() => setDrilled(null)} />}
       </aside>
     </div>

@@ -7,6 +7,7 @@ import { isToolUIPart, type AgentToolRun as Run, type ToolPartLike } from "@runb
 import {
   AgentEvent,
   getRunsForToolCall,
+  parseLiveViewSession,
   type UseAgentChatResult,
   type UseAgentToolEventsResult,
 } from "@runboard/react";
@@ -131,7 +132,11 @@ function ToolPart({
         </fieldset>
       )}
       {/* A child run shows its own result; the tool's raw output would repeat it. */}
-      {part.state === "output-available" && childRuns.length === 0 && (
+      {/* A Live View session is shown in the browser panel; its URLs are credentials, not reading matter. */}
+      {part.state === "output-available" && parseLiveViewSession(part.output) && (
+        <p className="output muted">Live view session opened: see the agent's browser below.</p>
+      )}
+      {part.state === "output-available" && childRuns.length === 0 && !parseLiveViewSession(part.output) && (
         <pre className="output">{JSON.stringify(part.output)}</pre>
       )}
       {part.state === "output-error" && <p role="alert">{part.errorText}</p>}

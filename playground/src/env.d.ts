@@ -8,4 +8,6 @@ interface ImportMetaEnv {
   readonly VITE_AGENT?: string;
   /** Instance name. Default `playground`. */
   readonly VITE_AGENT_NAME?: string;
+  /** Extra origins the Live View may embed, comma-separated (e.g. your Browser Run live view origin). */
+  readonly VITE_LIVE_VIEW_ORIGINS?: string;
 }
