@@ -252,6 +252,20 @@ describe("AgentToolRunsReducer", () => {
     );
   });
 
+  it("takes the receive time for a milestone whose time a Date cannot hold (found by the fuzz test)", () => {
+    const r = new AgentToolRunsReducer({ now: () => 42 });
+    r.apply(started("run"));
+    const at = (sequence: number, value: unknown) =>
+      r.apply(chunk("run", 1, { type: "data-agent-milestone", data: { name: "m", sequence, at: value } }));
+    at(0, 1e308);
+    at(1, -8.64e15 - 1);
+    at(2, 8.64e15);
+    at(3, "2026-01-01");
+    expect(r.state.runsById.run!.milestones.map((m) => m.at)).toEqual([42, 42, 8.64e15, 42]);
+    for (const m of r.state.runsById.run!.milestones)
+      expect(() => new Date(m.at).toISOString()).not.toThrow();
+  });
+
   it("ignores a stray started after a terminal and lets a later terminal replace a soft interrupted", () => {
     const r = new AgentToolRunsReducer();
     r.apply(started("run"));

@@ -146,6 +146,13 @@ const EMPTY_STATE: AgentToolRunsState = Object.freeze({
   unboundRuns: Object.freeze([]) as readonly AgentToolRun[],
 });
 
+/**
+ * A server time a `Date` can hold (±8.64e15 ms). A milestone's `at` outside that range, such as `1e308`, made
+ * `new Date(at).toISOString()` throw while rendering the timeline (found by the fuzz test); it is replaced by the
+ * receive time, as a missing one is.
+ */
+const isTime = (v: unknown): v is number => typeof v === "number" && Math.abs(v) <= 8.64e15;
+
 /** Compares runs for display: `order` ascending, then `runId`. */
 export function compareRuns(
   a: Pick<AgentToolRun, "order" | "runId">,
@@ -404,7 +411,7 @@ export class AgentToolRunsReducer {
     const m: AgentToolMilestone = {
       name: d.name,
       sequence,
-      at: typeof d.at === "number" ? d.at : this.now(),
+      at: isTime(d.at) ? d.at : this.now(),
     };
     if (typeof d.fraction === "number") m.fraction = d.fraction;
     if (typeof d.message === "string") m.message = d.message;

@@ -5,6 +5,7 @@ import { readTranscript } from "../test/transcript-client.ts";
 import { FrameType } from "./frames.ts";
 import {
   type ChunkResult,
+  MAX_JSON_DEPTH,
   type ParseResult,
   parseChunkBody,
   parseClientFrame,
@@ -278,6 +279,110 @@ describe("parseServerFrame: wrong field types name the frame type and the field"
     expect(r.reason.slice(frame.type.length + 1)).toMatch(new RegExp(`\\b${field}\\b`));
   });
 
+  // Found by the client fuzz test: each of these was accepted and then reached a UI with the wrong type
+  // (an object as a React child threw while rendering).
+  const part = (p: Record<string, unknown>) => ({
+    type: "cf_agent_message_updated",
+    message: { id: "m", role: "assistant", parts: [p] },
+  });
+  const tool = { type: "tool-pay", toolCallId: "c1", state: "approval-requested", input: {} };
+  it.each<[string, { type: string; [field: string]: unknown }, string]>([
+    ["tool part approval id {}", part({ ...tool, approval: { id: {} } }), "id"],
+    ["tool part approval not an object", part({ ...tool, approval: "a1" }), "approval"],
+    [
+      "tool part approval approved:'yes'",
+      part({ ...tool, approval: { id: "a", approved: "yes" } }),
+      "approved",
+    ],
+    ["tool part approval reason 1", part({ ...tool, approval: { id: "a", reason: 1 } }), "reason"],
+    ["tool part errorText {}", part({ ...tool, state: "output-error", errorText: {} }), "errorText"],
+    ["tool part title []", part({ ...tool, title: [] }), "title"],
+    ["dynamic-tool part without toolName", part({ ...tool, type: "dynamic-tool" }), "toolName"],
+    ["text part state {}", part({ type: "text", text: "", state: {} }), "state"],
+    ["source-url part url {}", part({ type: "source-url", sourceId: "s", url: {} }), "url"],
+    ["source-url part title 1", part({ type: "source-url", sourceId: "s", url: "u", title: 1 }), "title"],
+    [
+      "source-document part without title",
+      part({ type: "source-document", sourceId: "s", mediaType: "t" }),
+      "title",
+    ],
+    ["file part url null", part({ type: "file", mediaType: "text/plain", url: null }), "url"],
+    ["data part id {}", part({ type: "data-x", id: {}, data: 1 }), "id"],
+    [
+      "transcript with a bad part",
+      { type: "cf_agent_chat_messages", messages: [part({ type: "file", mediaType: 1, url: "u" }).message] },
+      "mediaType",
+    ],
+    [
+      "agent-tool started display.name {}",
+      {
+        type: "agent-tool-event",
+        sequence: 0,
+        event: { kind: "started", runId: "r", agentType: "R", display: { name: {} } },
+      },
+      "name",
+    ],
+    [
+      "agent-tool started display.icon 1",
+      {
+        type: "agent-tool-event",
+        sequence: 0,
+        event: { kind: "started", runId: "r", agentType: "R", display: { icon: 1 } },
+      },
+      "icon",
+    ],
+    [
+      "agent-tool chunk unstoredId 1",
+      {
+        type: "agent-tool-event",
+        sequence: 1,
+        event: { kind: "chunk", runId: "r", body: "", unstoredId: 1 },
+      },
+      "unstoredId",
+    ],
+  ])("%s (found by the fuzz test)", (_label, frame, field) => {
+    const r = parseServerFrame(JSON.stringify(frame));
+    expect(r.kind).toBe("error");
+    if (r.kind !== "error") return;
+    expect(r.frameType).toBe(frame.type);
+    expect(r.reason.slice(frame.type.length + 1)).toMatch(new RegExp(`\\b${field}\\b`));
+  });
+
+  it("accepts well-typed parts with their optional fields", () => {
+    const frame = part({
+      ...tool,
+      state: "approval-responded",
+      title: "Pay",
+      approval: { id: "a", approved: false, reason: "no", descriptor: { summary: {} } },
+    });
+    expect(parseServerFrame(JSON.stringify(frame))).toEqual({ kind: "frame", frame });
+    const parts = [
+      { type: "text", text: "t", state: "done" },
+      { type: "source-url", sourceId: "s", url: "https://x", title: "X" },
+      { type: "source-document", sourceId: "s", mediaType: "application/pdf", title: "D", filename: "d.pdf" },
+      { type: "file", mediaType: "text/plain", url: "data:,", filename: "f" },
+      { type: "dynamic-tool", toolName: "t", toolCallId: "c2", state: "output-error", errorText: "e" },
+      { type: "data-x", id: "d", data: { any: [1] } },
+      { type: "future-part", anything: {} },
+    ];
+    const all = { type: "cf_agent_chat_messages", messages: [{ id: "m", role: "assistant", parts }] };
+    expect(parseServerFrame(JSON.stringify(all)).kind).toBe("frame");
+  });
+
+  it("rejects a frame nested deeper than JSON.stringify can write back (found by the fuzz test)", () => {
+    const deep = (n: number) => `${'{"a":'.repeat(n)}1${"}".repeat(n)}`;
+    const frame = (n: number) =>
+      `{"type":"cf_agent_chat_messages","messages":[{"id":"m","role":"user","parts":[{"type":"data-x","data":${deep(n)}}]}]}`;
+    expect(parseServerFrame(frame(MAX_JSON_DEPTH - 10)).kind).toBe("frame");
+    const r = parseServerFrame(frame(50_000));
+    expect(r).toMatchObject({ kind: "error", frameType: "cf_agent_chat_messages" });
+    expect(reasonOf(r)).toMatch(/nested more than/);
+    expect(parseServerFrame(`{"type":"cf_agent_future","x":${deep(MAX_JSON_DEPTH)}}`).kind).toBe("error");
+    expect(
+      reasonOf(parseChunkBody(`{"type":"tool-output-available","toolCallId":"c","output":${deep(5_000)}}`)),
+    ).toMatch(/nested more than/);
+  });
+
   it("rejects an rpc request echoed back as a server frame", () => {
     const r = parseServerFrame('{"type":"rpc","id":"1","method":"m","args":[]}');
     expect(r.kind).toBe("error");
@@ -495,6 +600,40 @@ describe("parseChunkBody", () => {
       kind: "chunk",
       chunk: { type: "data-agent-progress", data: { p: 0.5 }, transient: true },
     });
+  });
+
+  // Found by the client fuzz test: the chunk applier copies these fields into parts, which a UI renders.
+  it.each([
+    ['{"type":"tool-approval-request","approvalId":{},"toolCallId":"c"}', "approvalId"],
+    ['{"type":"tool-approval-response","approvalId":"a","approved":"yes"}', "approved"],
+    ['{"type":"tool-input-start","toolCallId":"c","toolName":"t","title":{}}', "title"],
+    ['{"type":"tool-input-available","toolCallId":"c","toolName":[],"input":{}}', "toolName"],
+    ['{"type":"tool-input-error","toolCallId":"c","toolName":"t","input":{},"errorText":1}', "errorText"],
+    ['{"type":"tool-output-error","toolCallId":"c","errorText":{}}', "errorText"],
+    ['{"type":"tool-output-available","toolCallId":1,"output":{}}', "toolCallId"],
+    ['{"type":"tool-output-available","toolCallId":"c","output":{},"preliminary":"no"}', "preliminary"],
+    ['{"type":"text-delta","id":"t","delta":{}}', "delta"],
+    ['{"type":"source-url","sourceId":"s","url":{}}', "url"],
+    ['{"type":"source-document","sourceId":"s","mediaType":"m","title":null}', "title"],
+    ['{"type":"file","url":"u","mediaType":7}', "mediaType"],
+    ['{"type":"start","messageId":{}}', "messageId"],
+    ['{"type":"error","errorText":{}}', "errorText"],
+    ['{"type":"data-x","id":{},"data":1}', "id"],
+  ])("rejects %s", (body, field) => {
+    const r = parseChunkBody(body);
+    expect(r.kind).toBe("error");
+    expect(reasonOf(r)).toMatch(new RegExp(`^chunk body [a-z-]+: .*\\b${field}\\b`));
+  });
+
+  it("passes well-typed chunks and chunk types it does not apply", () => {
+    for (const body of [
+      '{"type":"tool-approval-request","approvalId":"a","toolCallId":"c","approvalDescriptor":{"x":[]}}',
+      '{"type":"tool-output-available","toolCallId":"c","output":null,"preliminary":true}',
+      '{"type":"text-delta","delta":"x"}',
+      '{"type":"data-x","data":{"deep":[1]},"transient":true}',
+      '{"type":"future-chunk","anything":{}}',
+    ])
+      expect(parseChunkBody(body).kind, body).toBe("chunk");
   });
 
   it("never throws", () => {

@@ -66,7 +66,41 @@ const messagesCheck: Check = (o) => {
   return undefined;
 };
 
-/** Checks the parts of a UIMessage a client relies on: id, role and a parts array of typed objects. */
+/** String fields a part type's AI SDK type promises: `[required, optional]`. */
+const PART_STRINGS: Record<string, readonly [required: readonly string[], optional: readonly string[]]> = {
+  text: [["text"], ["state"]],
+  reasoning: [["text"], ["state", "id"]],
+  "source-url": [["sourceId", "url"], ["title"]],
+  "source-document": [["sourceId", "mediaType", "title"], ["filename"]],
+  file: [["mediaType", "url"], ["filename"]],
+  "reasoning-file": [["mediaType", "url"], []],
+};
+const TOOL_PART_STRINGS = ["toolName", "title", "errorText"];
+
+/** The first string field of `o` that is not one, as a reason; `where` names the object. */
+function strings(o: Obj, required: readonly string[], optional: readonly string[], where: string) {
+  for (const k of required) if (typeof o[k] !== "string") return `${where} needs a string '${k}'`;
+  for (const k of optional)
+    if (o[k] !== undefined && typeof o[k] !== "string") return `${where} field '${k}' must be a string`;
+  return undefined;
+}
+
+/** A tool part's `approval`: an object with a string `id`, a boolean `approved` and string reasons. */
+function approvalShape(a: unknown): string | undefined {
+  if (a === undefined) return undefined;
+  if (!isObj(a)) return "tool part field 'approval' must be an object";
+  return (
+    strings(a, ["id"], ["reason", "requestReason"], "tool part approval") ??
+    (a.approved === undefined || typeof a.approved === "boolean"
+      ? undefined
+      : "tool part approval field 'approved' must be a boolean")
+  );
+}
+
+/**
+ * Checks the parts of a UIMessage a client relies on: id, role and a parts array of typed objects whose
+ * fields have their AI SDK types.
+ */
 export function messageShape(m: unknown): string | undefined {
   if (!isObj(m)) return "message must be an object";
   if (typeof m.id !== "string") return "message 'id' must be a string";
@@ -76,15 +110,26 @@ export function messageShape(m: unknown): string | undefined {
   for (const p of m.parts) {
     if (!isObj(p) || typeof p.type !== "string") return "message part needs a 'type'";
     // The fields every UI reads must have their AI SDK types, or rendering `part.text` or switching on
-    // `part.state` breaks in the app (found by the client fuzz test: a snapshot part without `text`).
-    if ((p.type === "text" || p.type === "reasoning") && typeof p.text !== "string")
-      return `${p.type} part needs a string 'text'`;
-    if (p.type.startsWith("tool-") || p.type === "dynamic-tool") {
+    // `part.state` breaks in the app (found by the client fuzz test: a snapshot part without `text`, and
+    // an approval whose `id` was an object, which React cannot render).
+    const fields = Object.hasOwn(PART_STRINGS, p.type) ? PART_STRINGS[p.type] : undefined;
+    if (fields) {
+      const e = strings(p, fields[0], fields[1], `${p.type} part`);
+      if (e) return e;
+    } else if (p.type.startsWith("tool-") || p.type === "dynamic-tool") {
       if (typeof p.toolCallId !== "string" || typeof p.state !== "string")
         return "tool part needs a string 'toolCallId' and 'state'";
       if (toolCalls.has(p.toolCallId)) return `message has tool call '${p.toolCallId}' twice`;
       toolCalls.add(p.toolCallId);
-    }
+      const e =
+        strings(p, p.type === "dynamic-tool" ? ["toolName"] : [], TOOL_PART_STRINGS, "tool part") ??
+        approvalShape(p.approval) ??
+        (p.preliminary === undefined || typeof p.preliminary === "boolean"
+          ? undefined
+          : "tool part field 'preliminary' must be a boolean");
+      if (e) return e;
+    } else if (p.type.startsWith("data-") && p.id !== undefined && typeof p.id !== "string")
+      return `${p.type} part field 'id' must be a string`;
   }
   return undefined;
 }
@@ -124,10 +169,15 @@ function eventShape(ev: unknown): string | undefined {
   switch (ev.kind) {
     case "started":
       r = str(ev, "agentType") ?? (ev.order === undefined ? undefined : num(ev, "order"));
-      if (!r && ev.display !== undefined && !isObj(ev.display)) r = "field 'display' must be an object";
+      if (!r && ev.display !== undefined)
+        // A run's display name and icon go straight into a UI (found by the fuzz test: an object as
+        // `display.name` reached React as a child and threw).
+        r = isObj(ev.display)
+          ? strings(ev.display, [], ["name", "icon"], "display")
+          : "field 'display' must be an object";
       break;
     case "chunk":
-      r = str(ev, "body");
+      r = str(ev, "body") ?? optStr(ev, "unstoredId");
       break;
     case "finished":
       r = str(ev, "summary");
@@ -235,6 +285,33 @@ const clientChecks: Record<string, Check> = {
   cf_agent_stream_resume_ack: (o) => str(o, "id"),
 };
 
+/**
+ * How deeply a frame (or a chunk body) may nest objects and arrays. `JSON.parse` reads any depth, but
+ * `JSON.stringify` recurses and overflows the stack at a few thousand levels: a transcript that deep was
+ * accepted, and every later `sendMessage` then failed with a RangeError, since a request carries the transcript
+ * back (found by the fuzz test). No server can produce such a frame with `JSON.stringify` either.
+ */
+export const MAX_JSON_DEPTH = 1000;
+
+/** True when `value` nests objects and arrays deeper than `MAX_JSON_DEPTH`. Iterative, so it cannot overflow. */
+function tooDeep(value: unknown): boolean {
+  if (value === null || typeof value !== "object") return false;
+  const nodes: object[] = [value];
+  const depths: number[] = [1];
+  while (nodes.length) {
+    const v = nodes.pop() as Obj | unknown[];
+    const d = depths.pop() as number;
+    if (d > MAX_JSON_DEPTH) return true;
+    const children = Array.isArray(v) ? v : Object.values(v);
+    for (const c of children)
+      if (c !== null && typeof c === "object") {
+        nodes.push(c);
+        depths.push(d + 1);
+      }
+  }
+  return false;
+}
+
 function parseWith<F>(raw: unknown, checks: Record<string, Check>): ParseResult<F> {
   if (typeof raw !== "string") return { kind: "error", reason: "frame is not text" };
   let value: unknown;
@@ -244,6 +321,12 @@ function parseWith<F>(raw: unknown, checks: Record<string, Check>): ParseResult<
     return { kind: "error", reason: "frame is not valid JSON" };
   }
   if (!isObj(value)) return { kind: "error", reason: "frame is not a JSON object" };
+  if (tooDeep(value))
+    return {
+      kind: "error",
+      reason: `frame is nested more than ${MAX_JSON_DEPTH} levels deep`,
+      ...(typeof value.type === "string" ? { frameType: value.type } : {}),
+    };
   const type = value.type;
   if (typeof type !== "string") return { kind: "error", reason: "frame has no string 'type'" };
   // Own keys only: a `type` such as "toString" or "__proto__" must not reach Object.prototype.
@@ -289,8 +372,101 @@ export function parseChunkBody(body: string): ChunkResult {
   }
   if (!isObj(value) || typeof value.type !== "string")
     return { kind: "error", reason: "chunk body has no string 'type'" };
+  if (tooDeep(value))
+    return { kind: "error", reason: `chunk body is nested more than ${MAX_JSON_DEPTH} levels deep` };
+  const type = value.type;
+  const check = Object.hasOwn(chunkChecks, type)
+    ? chunkChecks[type]
+    : type.startsWith("data-")
+      ? dataChunk
+      : undefined;
+  const problem = check?.(value);
+  if (problem) return { kind: "error", reason: `chunk body ${type}: ${problem}` };
   return { kind: "chunk", chunk: value as unknown as UIMessageChunk };
 }
+
+/**
+ * The fields of a chunk that end up in message parts (or message state) must have the types `UIMessageChunk`
+ * promises: the chunk applier copies them into parts as they are, and a UI renders them (found by the fuzz
+ * test: a `tool-approval-request` whose `approvalId` was an object became `part.approval.id` and broke the
+ * render; a `source-url` title or a `file` url of the wrong type would too). Chunk types this package does not
+ * apply are not checked: they pass through for a newer server's sake.
+ */
+const dataChunk: Check = all(
+  (o) => optStr(o, "id"),
+  (o) => optBool(o, "transient"),
+);
+const blockChunk: Check = (o) => optStr(o, "id");
+const deltaChunk: Check = all(
+  (o) => optStr(o, "id"),
+  (o) => str(o, "delta"),
+);
+const toolInput: Check = all(
+  (o) => str(o, "toolCallId"),
+  (o) => str(o, "toolName"),
+  (o) => optStr(o, "title"),
+  (o) => optBool(o, "dynamic"),
+  (o) => optBool(o, "providerExecuted"),
+);
+const chunkChecks: Record<string, Check> = {
+  "text-start": blockChunk,
+  "text-delta": deltaChunk,
+  "text-end": blockChunk,
+  "reasoning-start": blockChunk,
+  "reasoning-delta": deltaChunk,
+  "reasoning-end": blockChunk,
+  start: (o) => optStr(o, "messageId"),
+  finish: (o) => optStr(o, "finishReason"),
+  error: (o) => str(o, "errorText"),
+  abort: (o) => optStr(o, "reason"),
+  file: all(
+    (o) => str(o, "url"),
+    (o) => str(o, "mediaType"),
+  ),
+  "reasoning-file": all(
+    (o) => str(o, "url"),
+    (o) => str(o, "mediaType"),
+  ),
+  "source-url": all(
+    (o) => str(o, "sourceId"),
+    (o) => str(o, "url"),
+    (o) => optStr(o, "title"),
+  ),
+  "source-document": all(
+    (o) => str(o, "sourceId"),
+    (o) => str(o, "mediaType"),
+    (o) => str(o, "title"),
+    (o) => optStr(o, "filename"),
+  ),
+  "tool-input-start": toolInput,
+  "tool-input-delta": all(
+    (o) => str(o, "toolCallId"),
+    (o) => str(o, "inputTextDelta"),
+  ),
+  "tool-input-available": toolInput,
+  "tool-input-error": all(toolInput, (o) => str(o, "errorText")),
+  "tool-approval-request": all(
+    (o) => str(o, "approvalId"),
+    (o) => str(o, "toolCallId"),
+    (o) => optStr(o, "reason"),
+    (o) => optBool(o, "isAutomatic"),
+  ),
+  "tool-approval-response": all(
+    (o) => str(o, "approvalId"),
+    (o) => bool(o, "approved"),
+    (o) => optStr(o, "reason"),
+  ),
+  "tool-output-available": all(
+    (o) => str(o, "toolCallId"),
+    (o) => optBool(o, "preliminary"),
+    (o) => optBool(o, "providerExecuted"),
+  ),
+  "tool-output-error": all(
+    (o) => str(o, "toolCallId"),
+    (o) => str(o, "errorText"),
+  ),
+  "tool-output-denied": (o) => str(o, "toolCallId"),
+};
 
 /** Type guard for an agent-tool event of one kind. */
 export function isAgentToolEventKind<K extends AgentToolEvent["kind"]>(

@@ -15,7 +15,8 @@ const STATUS_WORDS: Record<string, string> = {
 export function agentEventLabel(event: SyntheticMessage): string {
   switch (event.kind) {
     case "detached-completion": {
-      const how = STATUS_WORDS[event.status] ?? event.status;
+      // Own keys only: the status comes from the wire, and `constructor` must not name a function.
+      const how = Object.hasOwn(STATUS_WORDS, event.status) ? STATUS_WORDS[event.status] : event.status;
       return `Background run ${how}${event.agentType ? ` (${event.agentType})` : ""}`;
     }
     case "milestone":

@@ -81,6 +81,9 @@ export function chatApprovalEntries(messages: readonly UIMessage[]): ChatApprova
       const part = p as ApprovalPart;
       const approvalId = part.approval?.id;
       if (typeof approvalId !== "string" || approvalId === "") continue;
+      // One request per approval id, the first (as `decide` finds it): a repeated id in a malformed transcript
+      // gave two requests with one id, i.e. duplicate React keys in `ApprovalQueue.List` (found by the fuzz test).
+      if (out.some((e) => e.approvalId === approvalId)) continue;
       const pending = part.state === "approval-requested";
       const decided = pending ? undefined : decidedBy(part);
       if (!pending && !decided) continue;
