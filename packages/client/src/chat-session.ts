@@ -18,6 +18,7 @@ import {
 } from "@runboard/protocol";
 import type { UIMessage } from "ai";
 import { createStore, type StoreApi } from "zustand/vanilla";
+import { AnswersInFlight } from "./answers-in-flight.ts";
 import { ChatQueue } from "./chat-queue.ts";
 import { type ChatSchemas, schemaViolation } from "./chat-schemas.ts";
 import {
@@ -221,6 +222,8 @@ export class ChatSession<M extends UIMessage = UIMessage> {
   private closedSinceOpen = false;
   /** Client tool calls this tab has answered, so a transcript read back never makes one run twice. */
   private readonly answered = new Set<string>();
+  /** Approval decisions and tool outputs sent and not yet seen applied, to send again if a drop lost them. */
+  private readonly inFlight = new AnswersInFlight();
   private readonly queue = new ChatQueue<M>();
   /** Only pay for schema checks on the chunk path when the app gave schemas. */
   private readonly checksSchemas: boolean;
@@ -235,6 +238,7 @@ export class ChatSession<M extends UIMessage = UIMessage> {
   };
   private readonly onClose = () => {
     this.closedSinceOpen = true;
+    this.inFlight.socketClosed();
     this.run(this.rm.handle({ type: "socket-close" }));
   };
 
@@ -314,12 +318,15 @@ export class ChatSession<M extends UIMessage = UIMessage> {
       case "cf_agent_use_chat_response":
         return this.response(f);
       case "cf_agent_chat_messages":
+        this.inFlight.seen(f.messages);
         this.snapshot(f.messages as M[]);
         return this.changed();
       case "cf_agent_message_updated":
+        this.inFlight.seen([f.message]);
         this.list.applyMessageUpdated(f.message);
         return this.changed();
       case "cf_agent_chat_clear":
+        this.inFlight.clear();
         this.list.replaceAll([]);
         this.run(this.rm.handle({ type: "clear" }));
         return this.changed();
@@ -574,9 +581,22 @@ export class ChatSession<M extends UIMessage = UIMessage> {
       if (!messages || this.disposed) return;
       if (this.list.messages !== before) continue;
       this.snapshot(messages);
+      this.resendLost(messages);
       this.changed();
       await this.runClientTools();
       return;
+    }
+  }
+
+  /**
+   * Sends again the answers a dropped socket lost, which the transcript just read shows still awaited. No
+   * continuation is awaited for them: another tab's decision may reach the server first, which then ignores
+   * this one, and a continuation waited for would never come. One that does come shows as a server stream.
+   */
+  private resendLost(messages: readonly M[]) {
+    for (const [toolCallId, answer] of this.inFlight.lost(messages)) {
+      this.patchToolPart(toolCallId, answer.patch);
+      this.options.agent.send(answer.frame);
     }
   }
 
@@ -708,16 +728,22 @@ export class ChatSession<M extends UIMessage = UIMessage> {
     );
     // A denial or failure ends the turn there: upstream never auto-continues after `output-error` (§4.3).
     const autoContinue = !error && this.options.autoContinueAfterToolResult !== false;
-    this.options.agent.send(
-      JSON.stringify({
-        type: "cf_agent_tool_result",
-        toolCallId: o.toolCallId,
-        toolName: o.toolName ?? part.type.slice("tool-".length),
-        output: o.output,
-        ...(error ? { state: "output-error", errorText } : {}),
-        autoContinue,
-      }),
-    );
+    const frame = JSON.stringify({
+      type: "cf_agent_tool_result",
+      toolCallId: o.toolCallId,
+      toolName: o.toolName ?? part.type.slice("tool-".length),
+      output: o.output,
+      ...(error ? { state: "output-error", errorText } : {}),
+      autoContinue,
+    });
+    this.answered.add(o.toolCallId);
+    if (part.state === "input-available")
+      this.inFlight.add(o.toolCallId, {
+        frame,
+        waiting: "input-available",
+        patch: error ? { state: "output-error", errorText } : { state: "output-available", output: o.output },
+      });
+    this.options.agent.send(frame);
     if (autoContinue) this.run(this.rm.handle({ type: "expect-continuation" }));
     this.changed();
     void this.autoSend();
@@ -762,7 +788,7 @@ export class ChatSession<M extends UIMessage = UIMessage> {
       return;
     }
     const part = this.findToolPart(toolCallId);
-    this.patchToolPart(toolCallId, {
+    const patch = {
       state: "approval-responded",
       approval: {
         ...part?.approval,
@@ -770,11 +796,23 @@ export class ChatSession<M extends UIMessage = UIMessage> {
         approved: o.approved,
         ...(o.reason ? { reason: o.reason } : {}),
       },
-    });
+    };
+    this.patchToolPart(toolCallId, patch);
     const autoContinue = this.options.autoContinueAfterToolResult !== false;
-    this.options.agent.send(
-      JSON.stringify({ type: "cf_agent_tool_approval", toolCallId, approved: o.approved, autoContinue }),
-    );
+    const frame = JSON.stringify({
+      type: "cf_agent_tool_approval",
+      toolCallId,
+      approved: o.approved,
+      autoContinue,
+    });
+    if (part?.state === "approval-requested")
+      this.inFlight.add(toolCallId, {
+        frame,
+        waiting: "approval-requested",
+        approvalId: o.id,
+        patch,
+      });
+    this.options.agent.send(frame);
     if (autoContinue) this.run(this.rm.handle({ type: "expect-continuation" }));
     this.changed();
     void this.autoSend();

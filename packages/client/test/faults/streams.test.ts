@@ -176,3 +176,28 @@ async function restartRun(kind: Kind, ref: Reference, fault: Extract<Fault, { ki
   else expect(full.startsWith(text), `${JSON.stringify(text)} is not a prefix of the answer`).toBe(true);
   if (fault.recover && kind.host === "ai-chat") expect(got.views).toEqual(ref.views);
 }
+
+/**
+ * A decision sent in the instant the link dies (the socket still looks open to the tab, the server already
+ * dropped it) never reaches the server. The tab showed it as sent; after the reconnect the server still asks.
+ * The decision must be delivered then, once, without the user deciding again. (Found as a rare failure of
+ * the seeded suite under CPU load: a drop armed for a replay fired in the gap between two phases.)
+ */
+it("an approval decided as the link dies reaches the server once after the reconnect", async () => {
+  for (const kind of kinds.filter((k) => k.id.endsWith("/pay-deny") || k.id.endsWith("/pay-approve"))) {
+    const ref = await reference(kind);
+    const got = await play(
+      srv,
+      kind,
+      room(`lost-decision-${kind.id.replace("/", "-")}`),
+      {
+        before(run) {
+          if (run.phase === 1) cutSockets(run);
+        },
+      },
+      atReference(ref),
+    );
+    for (let i = 0; i < ref.views.length; i++)
+      assertSame(got.views[i], ref.views[i], `${kind.id} phase ${i}`);
+  }
+}, 60_000);

@@ -166,8 +166,8 @@ it("two and three tabs acting at once all end on the server's transcript", async
         assertSame(view.chat.messages, server, `tab ${i}'s transcript`);
         expect(t.idle(), `tab ${i} is not idle`).toBe(true);
         expect(view.chat.isStreaming, `tab ${i} still shows a stream`).toBe(false);
-        // A decision sent just before a drop can be lost in transit; the tab then shows the request again and
-        // a second press is right. Without drops, one per approval however many times it was pressed.
+        // A decision sent just before a drop can be lost in transit; the tab sends it again after the reconnect
+        // when the server still asks. Without drops, one per approval however many times it was pressed.
         if (steps.every((s) => !s.drop))
           for (const [id, n] of decisions[i] as Map<string, number>)
             expect(n, `tab ${i} sent ${n} decisions for ${id}`).toBe(1);
