@@ -1,121 +1,48 @@
-// Chat client benchmark: a 20,000-delta stream, frames in → final message in the store, side by side in one
-// process: Runboard's ChatSession, Runboard's useAgentChat under React, the official useAgentChat under
-// React (agents 0.32 / @cloudflare/ai-chat 0.12.2), and the floor (each frame and body parsed once, text
-// concatenated). Plus React commits while streaming at 1,000 chunks/s, and renders of unchanged messages in a
-// 2,000-message transcript. Not a test. Run: `node bench/client.mjs` (appends to bench/RESULTS.md).
-import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import { performance } from "node:perf_hooks";
-import { JSDOM } from "jsdom";
-import { chatStream } from "./chat-frames.mjs";
+// Chat client benchmarks, side by side in one jsdom process with the official useAgentChat
+// (`@cloudflare/ai-chat/react`, agents 0.32) and the floor (each frame and body parsed once):
+// 1. 20,000 deltas, frames in → final message in the store: Runboard's ChatSession, both hooks under React,
+//    as another tab's stream (observer path) and as the component's own turn (the transport path).
+// 2. Streaming at 1,000 chunks/s for 2 s into a rendered 2,000-message transcript (own turn): CPU time, React
+//    commits, renders of unchanged messages, and the lag from the last chunk to the final text on screen.
+// Not a test. `npm run bench:client` (`node bench/client.mjs`); writes its section of bench/RESULTS.md.
+import { build } from "./lib/build.mjs";
+import { FakeAgent, loadReact, pushInBursts, pushPaced, tick, until } from "./lib/dom.mjs";
+import { chatStream, messagesFrame, textOf, transcript } from "./lib/frames.mjs";
+import { machine, recordFigures, stamp, writeSection } from "./lib/results.mjs";
+import { f2, measure, median, sleep } from "./lib/stats.mjs";
 
-// A DOM for React (with requestAnimationFrame: the client coalesces notifications per frame in browsers).
-const dom = new JSDOM("<!doctype html><div id=root></div>", {
-  pretendToBeVisual: true,
-  url: "http://localhost/",
-});
-for (const k of [
-  "window",
-  "document",
-  "navigator",
-  "requestAnimationFrame",
-  "cancelAnimationFrame",
-  "HTMLElement",
-])
-  if (!(k in globalThis)) globalThis[k] = k === "window" ? dom.window : dom.window[k];
-globalThis.IS_REACT_ACT_ENVIRONMENT = false;
-
-execFileSync("npx", ["tsc", "-b", "packages/client", "packages/react"], { stdio: "inherit" });
+build("packages/protocol", "packages/client", "packages/react");
+const { React, createRoot } = await loadReact();
 const { ChatSession } = await import("../packages/client/dist/index.js");
 const runboardReact = await import("../packages/react/dist/index.js");
 const { useAgentChat: officialUseAgentChat } = await import("@cloudflare/ai-chat/react");
-const React = await import("react");
-const { createRoot } = await import("react-dom/client");
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const DELTAS = 20_000;
+const h = React.createElement;
 
 const { frames, expected } = chatStream(DELTAS);
+/** The frames answering request `id`. */
+const framesFor = (id, list = frames) =>
+  id === "req1" ? list : list.map((f) => f.replace('"id":"req1"', `"id":${JSON.stringify(id)}`));
 
-const textOf = (m) =>
-  (m?.parts ?? [])
-    .filter((p) => p.type === "text")
-    .map((p) => p.text)
-    .join("");
-const tick = () => new Promise((r) => setTimeout(r, 0));
+const ours = (agent) => runboardReact.useAgentChat({ agent, getInitialMessages: null, resume: false });
+const theirs = (agent) => officialUseAgentChat({ agent, getInitialMessages: null, resume: false });
 
-/** A socket-like agent that the test drives: what the official `useAgent` returns, minus the network. */
-class FakeAgent extends EventTarget {
-  agent = "chat-agent";
-  name = `bench-${Math.random().toString(36).slice(2)}`;
-  path = [];
-  readyState = 1;
-  send() {}
-  getHttpUrl() {
-    return `http://localhost/agents/chat-agent/${this.name}`;
-  }
-  push(data) {
-    this.dispatchEvent(new MessageEvent("message", { data }));
-  }
+/** Makes the mounted chat send a message and resolves with the request id the frames must answer. */
+async function ownTurn(agent, box) {
+  const sent = [];
+  agent.send = (d) => sent.push(JSON.parse(d));
+  void box.chat.sendMessage({ text: "go" });
+  await until(() => sent.some((f) => f.type === "cf_agent_use_chat_request"), "chat request");
+  return sent.find((f) => f.type === "cf_agent_use_chat_request").id;
 }
-
-/** Streams all frames into `agent` in bursts of 500 (one socket read each), yielding between bursts. */
-async function stream(agent, id = "req1") {
-  const list =
-    id === "req1" ? frames : frames.map((f) => f.replace('"id":"req1"', `"id":${JSON.stringify(id)}`));
-  for (let i = 0; i < list.length; i += 500) {
-    for (const f of list.slice(i, i + 500)) agent.push(f);
-    await tick();
-  }
-}
-
-async function untilText(get, timeoutMs = 60_000) {
-  const end = performance.now() + timeoutMs;
-  while (textOf(get()) !== expected) {
-    if (performance.now() > end) throw new Error("final message not reached");
-    await tick();
-  }
-}
-
-const contenders = {
-  // The floor gets the frames the same way (same bursts, same yields), so only the work differs.
-  floor: async () => {
-    const agent = new FakeAgent();
-    let text = "";
-    agent.addEventListener("message", (e) => {
-      const o = JSON.parse(e.data);
-      if (o.body) {
-        const b = JSON.parse(o.body);
-        if (b.type === "text-delta") text += b.delta;
-      }
-    });
-    await stream(agent);
-    if (text !== expected) throw new Error("floor");
-  },
-  "runboard ChatSession": async () => {
-    const agent = new FakeAgent();
-    const chat = new ChatSession({ agent, getInitialMessages: null, resume: false });
-    await stream(agent);
-    await untilText(() => chat.getSnapshot().messages.at(-1));
-    chat.dispose();
-  },
-  "runboard useAgentChat (React)": async () =>
-    hook((agent) => runboardReact.useAgentChat({ agent, getInitialMessages: null, resume: false })),
-  "official useAgentChat (React)": async () =>
-    hook((agent) => officialUseAgentChat({ agent, getInitialMessages: null, resume: false })),
-  "runboard useAgentChat, own turn": async () =>
-    hook((agent) => runboardReact.useAgentChat({ agent, getInitialMessages: null, resume: false }), true),
-  "official useAgentChat, own turn": async () =>
-    hook((agent) => officialUseAgentChat({ agent, getInitialMessages: null, resume: false }), true),
-};
 
 /**
- * Renders a component using `useChat`, streams the frames, waits for the final message. `ownTurn`: the
- * component sends the message and the frames answer its own request (the transport path); otherwise the
- * stream is another tab's (the observer path).
+ * Renders a component using `useChat`, streams the 20,000 deltas, waits for the final message. `own`: the
+ * component sends the message and the frames answer its own request; otherwise the stream is another tab's.
  */
-async function hook(useChat, ownTurn = false) {
+async function hook(useChat, own = false) {
   const agent = new FakeAgent();
   const box = { messages: [], commits: 0, chat: undefined };
   function App() {
@@ -127,142 +54,220 @@ async function hook(useChat, ownTurn = false) {
     });
     return null;
   }
-  const el = document.createElement("div");
-  const root = createRoot(el);
-  root.render(React.createElement(App));
-  // Frames sent before the hook's effects attach its listeners would be lost.
-  while (box.commits === 0) await tick();
-  await tick();
-  let id = "req1";
-  if (ownTurn) {
-    const sent = [];
-    agent.send = (d) => sent.push(JSON.parse(d));
-    void box.chat.sendMessage({ text: "go" });
-    while (!sent.some((f) => f.type === "cf_agent_use_chat_request")) await tick();
-    id = sent.find((f) => f.type === "cf_agent_use_chat_request").id;
-  }
-  await stream(agent, id);
-  await untilText(() => box.messages.at(-1));
-  root.unmount();
-  return box.commits;
-}
-
-async function measure() {
-  const times = Object.fromEntries(Object.keys(contenders).map((k) => [k, []]));
-  for (let round = -1; round < RUNS; round++) {
-    const order = Object.keys(contenders);
-    if (round % 2) order.reverse();
-    for (const name of order) {
-      const t0 = performance.now();
-      await contenders[name]();
-      if (round >= 0) times[name].push(performance.now() - t0);
-    }
-  }
-  return Object.fromEntries(
-    Object.entries(times).map(([k, v]) => [k, v.sort((a, b) => a - b)[Math.floor(v.length / 2)]]),
-  );
-}
-
-/** React commits while 1,000 chunks/s arrive for 2 s (one chunk per ms, in 16 ms reads). */
-async function commitsAt1000PerSecond(useChat) {
-  const agent = new FakeAgent();
-  const box = { messages: [], commits: 0 };
-  function App() {
-    box.messages = useChat(agent).messages;
-    React.useEffect(() => {
-      box.commits++;
-    });
-    return null;
-  }
   const root = createRoot(document.createElement("div"));
-  root.render(React.createElement(App));
-  while (box.commits === 0) await tick();
+  root.render(h(App));
+  // Frames sent before the hook's effects attach its listeners would be lost.
+  await until(() => box.commits > 0, "mount");
   await tick();
-  box.commits = 0;
-  const chunks = frames.slice(0, 2003);
-  const t0 = performance.now();
-  let sent = 0;
-  while (sent < chunks.length) {
-    const due = Math.min(chunks.length, Math.floor(performance.now() - t0) + 1);
-    while (sent < due) agent.push(chunks[sent++]);
-    await new Promise((r) => setTimeout(r, 16));
-  }
-  const ms = performance.now() - t0;
-  const commits = box.commits;
+  const id = own ? await ownTurn(agent, box) : "req1";
+  await pushInBursts(agent, framesFor(id));
+  await until(() => textOf(box.messages.at(-1)) === expected, "final message");
   root.unmount();
-  return { commits, frames: ms / (1000 / 60) };
 }
 
-/** In a 2,000-message transcript, how often a message that did not change renders while a reply streams. */
-async function unchangedRenders(useChat) {
+const { medians: wall, cpu: t } = await measure(
+  {
+    // The floor gets the frames the same way (same bursts, same yields), so only the work differs.
+    floor: async () => {
+      const agent = new FakeAgent();
+      let text = "";
+      agent.addEventListener("message", (e) => {
+        const o = JSON.parse(e.data);
+        if (o.body) {
+          const b = JSON.parse(o.body);
+          if (b.type === "text-delta") text += b.delta;
+        }
+      });
+      await pushInBursts(agent, frames);
+      if (text !== expected) throw new Error("floor");
+    },
+    "runboard ChatSession": async () => {
+      const agent = new FakeAgent();
+      const chat = new ChatSession({ agent, getInitialMessages: null, resume: false });
+      await pushInBursts(agent, frames);
+      await until(() => textOf(chat.getSnapshot().messages.at(-1)) === expected, "final message");
+      chat.dispose();
+    },
+    "runboard useAgentChat (React)": () => hook(ours),
+    "official useAgentChat (React)": () => hook(theirs),
+    "runboard useAgentChat, own turn": () => hook(ours, true),
+    "official useAgentChat, own turn": () => hook(theirs, true),
+  },
+  { runs: RUNS, warmups: 1 },
+);
+
+// ───────────── 1,000 chunks/s into a rendered 2,000-message transcript ─────────────
+const HISTORY = 2_000;
+const RATE = 1_000;
+const PACED = 2_000; // deltas: 2 s at RATE
+const paced = chatStream(PACED);
+
+/** CPU ms of this process while `fn` runs (user + system). */
+async function cpuDuring(fn) {
+  const c0 = process.cpuUsage();
+  await fn();
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / 1000;
+}
+
+/** Own turn streamed at RATE into a rendered transcript of HISTORY messages; see the header. */
+async function intoTranscript(useChat) {
   const agent = new FakeAgent();
-  const history = Array.from({ length: 2000 }, (_, i) => ({
-    id: `m${i}`,
-    role: i % 2 ? "assistant" : "user",
-    parts: [{ type: "text", text: `message ${i}` }],
-  }));
   const renders = new Map();
   const Message = React.memo(function Message({ message }) {
     renders.set(message.id, (renders.get(message.id) ?? 0) + 1);
-    return null;
+    return h("div", { "data-role": message.role }, textOf(message));
   });
-  const box = { messages: [] };
+  const box = { messages: [], commits: 0, chat: undefined };
   function App() {
     const chat = useChat(agent);
+    box.chat = chat;
     box.messages = chat.messages;
-    return React.createElement(
-      React.Fragment,
+    React.useEffect(() => {
+      box.commits++;
+    });
+    return h(
+      "main",
       null,
-      chat.messages.map((m) => React.createElement(Message, { key: m.id, message: m })),
+      chat.messages.map((m) => h(Message, { key: m.id, message: m })),
     );
   }
-  const root = createRoot(document.createElement("div"));
-  root.render(React.createElement(App));
-  await tick();
-  agent.push(JSON.stringify({ type: "cf_agent_chat_messages", messages: history }));
-  for (let i = 0; i < 20 && box.messages.length < 2000; i++) await new Promise((r) => setTimeout(r, 20));
+  const el = document.createElement("div");
+  const root = createRoot(el);
+  root.render(h(App));
+  await until(() => box.commits > 0, "mount");
+  agent.push(messagesFrame(transcript(HISTORY)));
+  await until(() => el.firstChild?.childNodes.length === HISTORY, "transcript shown");
+  const id = await ownTurn(agent, box);
+  await until(() => el.firstChild.childNodes.length === HISTORY + 1, "own message shown");
+  await sleep(50);
   renders.clear();
-  for (const f of frames.slice(0, 503)) agent.push(f);
-  for (let i = 0; i < 20; i++) await new Promise((r) => setTimeout(r, 20));
+  const commits0 = box.commits;
+  let lag = 0;
+  const shown = () => el.firstChild.lastChild?.textContent === paced.expected;
+  const cpu = await cpuDuring(async () => {
+    await pushPaced(agent, framesFor(id, paced.frames), { perSecond: RATE });
+    const t0 = performance.now();
+    await until(shown, "final text shown");
+    lag = performance.now() - t0;
+  });
   let unchanged = 0;
-  for (const [id, n] of renders) if (id.startsWith("m")) unchanged += n;
+  for (const [mid, n] of renders) if (mid.startsWith("m")) unchanged += n;
+  const commits = box.commits - commits0;
   root.unmount();
-  return unchanged;
+  return { cpu, commits, unchanged, lag };
 }
 
-const t = await measure();
-const ours = (u) => runboardReact.useAgentChat({ agent: u, getInitialMessages: null, resume: false });
-const theirs = (u) => officialUseAgentChat({ agent: u, getInitialMessages: null, resume: false });
-const c1 = await commitsAt1000PerSecond(ours);
-const c2 = await commitsAt1000PerSecond(theirs);
-const u1 = await unchangedRenders(ours);
-const u2 = await unchangedRenders(theirs);
+async function floorPaced() {
+  const agent = new FakeAgent();
+  let text = "";
+  agent.addEventListener("message", (e) => {
+    const o = JSON.parse(e.data);
+    if (o.body) {
+      const b = JSON.parse(o.body);
+      if (b.type === "text-delta") text += b.delta;
+    }
+  });
+  const cpu = await cpuDuring(() => pushPaced(agent, paced.frames, { perSecond: RATE }));
+  if (text !== paced.expected) throw new Error("floor");
+  return { cpu, commits: 0, unchanged: 0, lag: 0 };
+}
 
-const f2 = (x) => x.toFixed(2);
+const streaming = { floor: [], runboard: [], official: [] };
+const pacedContenders = {
+  floor: floorPaced,
+  runboard: () => intoTranscript(ours),
+  official: () => intoTranscript(theirs),
+};
+for (let round = -1; round < RUNS; round++) {
+  const order = Object.keys(pacedContenders);
+  if (round % 2) order.reverse();
+  for (const k of order) {
+    const r = await pacedContenders[k]();
+    if (round >= 0) streaming[k].push(r);
+  }
+}
+const sm = (k, f) => median(streaming[k].map((r) => r[f]));
+const animationFrames = Math.round((PACED / RATE) * 60);
+
 const lines = [
+  `## Chat client: ${DELTAS.toLocaleString("en")} deltas, frames in → final message in the store (${stamp()})`,
   "",
-  `## Chat client: ${DELTAS.toLocaleString("en")} deltas, frames in → final message in the store (${new Date().toISOString().slice(0, 10)})`,
+  `Machine: ${machine()}. \`npm run bench:client\` (\`node bench/client.mjs\`); jsdom, frames pushed in reads of 500 with a macrotask between; median of ${RUNS} after a warm-up, contenders alternating.`,
   "",
-  `Machine: ${os.cpus()[0]?.model.trim()} × ${os.cpus().length}, Node ${process.version}, jsdom; median of ${RUNS}. \`node bench/client.mjs\``,
+  "| contender | median CPU ms | median wall ms |",
+  "| --- | ---: | ---: |",
+  ...Object.entries(t).map(([k, v]) => `| ${k} | ${f2(v)} | ${f2(wall[k])} |`),
   "",
-  "| contender | median ms |",
-  "| --- | ---: |",
-  ...Object.entries(t).map(([k, v]) => `| ${k} | ${f2(v)} |`),
+  "Ratios use CPU time (user + system of the process). Wall time also counts the macrotask yields between reads and the waits for animation frames, which are idle time of the same length for every contender; it compresses every ratio towards 1 (the floor itself is mostly such waits), so it says little about the work each client does.",
   "",
-  `- own turn (the transport path): runboard / official **${f2(t["runboard useAgentChat, own turn"] / t["official useAgentChat, own turn"])}×** (target ≤ 0.5×); official / floor ${f2(t["official useAgentChat, own turn"] / t.floor)}× (issue estimate: about 9×)`,
-  `- another tab's stream (the observer path): runboard / official **${f2(t["runboard useAgentChat (React)"] / t["official useAgentChat (React)"])}×**`,
-  `- runboard ChatSession / floor: **${f2(t["runboard ChatSession"] / t.floor)}×**; runboard useAgentChat / floor: ${f2(t["runboard useAgentChat (React)"] / t.floor)}× (target within 2×)`,
-  `- official useAgentChat observing / floor: ${f2(t["official useAgentChat (React)"] / t.floor)}×`,
-  `- React commits at 1,000 chunks/s for ${Math.round(c1.frames)} animation frames: runboard ${c1.commits}, official ${c2.commits} (target: at most one per frame)`,
-  `- renders of unchanged messages while a reply streams into a 2,000-message transcript: runboard ${u1}, official ${u2} (target 0)`,
+  `- own turn (the transport path): runboard / official **${f2(t["runboard useAgentChat, own turn"] / t["official useAgentChat, own turn"])}×** (target ≤ 0.5×); runboard / floor **${f2(t["runboard useAgentChat, own turn"] / t.floor)}×** (target ≤ 2×); official / floor ${f2(t["official useAgentChat, own turn"] / t.floor)}× (issue estimate: about 9×)`,
+  `- another tab's stream (the observer path): runboard / official **${f2(t["runboard useAgentChat (React)"] / t["official useAgentChat (React)"])}×** (target ≤ 0.5×); runboard / floor **${f2(t["runboard useAgentChat (React)"] / t.floor)}×** (target ≤ 2×); official / floor ${f2(t["official useAgentChat (React)"] / t.floor)}×`,
+  `- runboard ChatSession (no React) / floor: ${f2(t["runboard ChatSession"] / t.floor)}×`,
+  "",
+  `### Streaming ${RATE.toLocaleString("en")} chunks/s into a ${HISTORY.toLocaleString("en")}-message transcript`,
+  "",
+  `Own turn, ${PACED.toLocaleString("en")} deltas paced on the wall clock (reads every 16 ms) into a rendered transcript (a memoized \`<div>\` per message); CPU time of the process from the first chunk until the final text is on screen; median of ${RUNS} runs each, alternating. The floor parses the same frames at the same pace.`,
+  "",
+  "| contender | CPU ms | commits | unchanged-message renders | lag after last chunk, ms |",
+  "| --- | ---: | ---: | ---: | ---: |",
+  ...Object.keys(streaming).map(
+    (k) =>
+      `| ${k} | ${f2(sm(k, "cpu"))} | ${sm(k, "commits")} | ${sm(k, "unchanged")} | ${f2(sm(k, "lag"))} |`,
+  ),
+  "",
+  `- CPU while streaming, runboard / official: **${f2(sm("runboard", "cpu") / sm("official", "cpu"))}×** (target ≤ 0.5×); runboard / floor **${f2(sm("runboard", "cpu") / sm("floor", "cpu"))}×** (target ≤ 2×); official / floor ${f2(sm("official", "cpu") / sm("floor", "cpu"))}×`,
+  `- React commits over ${animationFrames} animation frames: runboard ${sm("runboard", "commits")}, official ${sm("official", "commits")} (target: at most one per frame)`,
+  `- renders of unchanged messages: runboard ${sm("runboard", "unchanged")}, official ${sm("official", "unchanged")} (target 0)`,
 ];
 console.log(lines.join("\n"));
-const file = new URL("./RESULTS.md", import.meta.url);
-const before = readFileSync(file, "utf8");
-const cut = before.indexOf("\n## Chat client:");
-const tail =
-  cut >= 0
-    ? before.slice(before.indexOf("\n## ", cut + 5) >= 0 ? before.indexOf("\n## ", cut + 5) : before.length)
-    : "";
-writeFileSync(file, `${(cut >= 0 ? before.slice(0, cut) : before).trimEnd()}\n${lines.join("\n")}\n${tail}`);
+writeSection("Chat client", lines);
+recordFigures("client", [
+  {
+    name: "chat 20k deltas own turn, runboard / official",
+    value: t["runboard useAgentChat, own turn"] / t["official useAgentChat, own turn"],
+    unit: "×",
+    max: 0.5,
+  },
+  {
+    name: "chat 20k deltas own turn, runboard / floor",
+    value: t["runboard useAgentChat, own turn"] / t.floor,
+    unit: "×",
+    max: 2,
+  },
+  {
+    name: "chat 20k deltas observer, runboard / official",
+    value: t["runboard useAgentChat (React)"] / t["official useAgentChat (React)"],
+    unit: "×",
+    max: 0.5,
+  },
+  {
+    name: "chat 20k deltas observer, runboard / floor",
+    value: t["runboard useAgentChat (React)"] / t.floor,
+    unit: "×",
+    max: 2,
+  },
+  {
+    name: "chat 1k chunks/s into 2k transcript, CPU runboard / official",
+    value: sm("runboard", "cpu") / sm("official", "cpu"),
+    unit: "×",
+    max: 0.5,
+  },
+  {
+    name: "chat 1k chunks/s into 2k transcript, CPU runboard / floor",
+    value: sm("runboard", "cpu") / sm("floor", "cpu"),
+    unit: "×",
+    max: 2,
+  },
+  {
+    name: `chat 1k chunks/s, runboard commits (${animationFrames} frames)`,
+    value: sm("runboard", "commits"),
+    max: animationFrames,
+  },
+  {
+    name: "chat 1k chunks/s, runboard unchanged-message renders",
+    value: sm("runboard", "unchanged"),
+    max: 0,
+  },
+]);
 process.exit(0);

@@ -1,29 +1,23 @@
-// bench:load — the mock server under load. Not a test. Run: `node bench/mock-load.mjs` (builds mock-server first,
-// writes its "## Mock server load" section of bench/RESULTS.md; NO_WRITE=1 only prints).
+// bench:load — the mock server under load. Not a test. Run: `npm run bench:load` or `node bench/mock-load.mjs`
+// (builds mock-server first, writes its "## Mock server load" section of bench/RESULTS.md; NO_WRITE=1 only prints).
 //
 // CLIENTS (100) WebSocket clients on loopback, each with its own agent instance, all start a turn at once; each
 // turn streams RATE (500) text-delta frames/s for SECONDS (10). Reports frames lost (target 0), `seq` gaps, the
 // rate each client actually received, and the server's CPU and memory, measured in its own process
 // (bench/mock-load-server.mjs, which also takes PACING, TICK_MS and STEP_WORDS; see there).
-import { execFileSync, spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import os from "node:os";
+import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { WebSocket } from "ws";
+import { build } from "./lib/build.mjs";
+import { machine, recordFigures, stamp, writeSection } from "./lib/results.mjs";
+import { median } from "./lib/stats.mjs";
 
-const repo = fileURLToPath(new URL("..", import.meta.url));
 const CLIENTS = Number(process.env.CLIENTS ?? 100);
 const TIMEOUT_MS = Number(process.env.TIMEOUT_MS ?? 60_000);
 
 // Build the mock server (only its project: other packages may be mid-edit). A failed build keeps the old dist.
-try {
-  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-  execFileSync(process.execPath, [tsc, "-b", "mock-server"], { cwd: repo, stdio: "inherit" });
-} catch {
-  console.warn("mock-server build failed; using the existing mock-server/dist");
-}
+build("mock-server");
 
 const server = spawn(process.execPath, [fileURLToPath(new URL("./mock-load-server.mjs", import.meta.url))], {
   stdio: ["pipe", "pipe", "inherit"],
@@ -67,15 +61,13 @@ const unfinished = clients.filter((c) => !c.finished).length;
 const rates = clients.map((c) => (c.deltas / (c.lastAt - c.sentAt)) * 1000 || 0).sort((a, b) => a - b);
 const pauses = clients.map((c) => c.maxPause).sort((a, b) => a - b);
 const firsts = clients.map((c) => c.firstAt - c.sentAt).sort((a, b) => a - b);
-const mid = (xs) => xs[Math.floor(xs.length / 2)];
+const mid = median;
 const mb = (b) => `${(b / 2 ** 20).toFixed(0)} MB`;
 const s = (ms) => `${(ms / 1000).toFixed(1)} s`;
-const cpus = os.cpus();
 const out = [
+  `## Mock server load (${stamp()})`,
   "",
-  `## Mock server load (${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC)`,
-  "",
-  `Machine: ${cpus[0]?.model.trim()}, ${cpus.length} cores, Node ${process.version}. \`node bench/mock-load.mjs\``,
+  `Machine: ${machine()}. \`npm run bench:load\` (\`node bench/mock-load.mjs\`)`,
   `${CLIENTS} clients on loopback, one agent instance each, all turns started at once; pacing: ${pacing}.`,
   "Server in its own process; clients share the same cores.",
   "",
@@ -99,19 +91,12 @@ const out = [
   `| client process CPU (${CLIENTS} sockets, parsing) | ${s((clientCpu.user + clientCpu.system) / 1000)} = ${(((clientCpu.user + clientCpu.system) / 1000 / wallMs) * 100).toFixed(0)} % of one core |`,
 ];
 console.log(out.join("\n"));
-if (!process.env.NO_WRITE) {
-  // Replaces this bench's own section (up to the next "## " heading) and keeps every other section.
-  const file = new URL("./RESULTS.md", import.meta.url);
-  const text = readFileSync(file, "utf8");
-  const at = text.indexOf("\n## Mock server load");
-  const next = at < 0 ? -1 : text.indexOf("\n## ", at + 1);
-  const section = `\n${out.join("\n").trim()}\n`;
-  const updated =
-    at < 0
-      ? `${text.trimEnd()}\n${section}`
-      : `${text.slice(0, at)}${section}${next < 0 ? "" : text.slice(next)}`;
-  writeFileSync(file, updated);
-}
+writeSection("Mock server load", out);
+recordFigures("load", [
+  { name: `mock server, frames lost (${CLIENTS} clients × ${expected} deltas)`, value: lost, max: 0 },
+  { name: "mock server, seq gaps + out-of-order deltas", value: gaps + wrong, max: 0 },
+  { name: "mock server CPU, % of one core", value: srv.cpuPct, unit: "%" },
+]);
 process.exit(lost === 0 && gaps === 0 && wrong === 0 && !timedOut ? 0 : 1);
 
 /** One client: counts text deltas, checks `seq` runs 0, 1, 2, … and the words come in order. */
