@@ -199,9 +199,17 @@ function ApprovalCardRoot(props: ApprovalCardRootProps) {
 
   const titleId = useId();
   const [titles, setTitles] = useState(0);
+  // Also counted in a ref: a Title registers in its own effect, which runs before this Root's effect in the
+  // same commit, while the state update only lands in the next render. Reading the state there warned about a
+  // missing name on every first mount of a card that has a Title.
+  const titleCount = useRef(0);
   const registerTitle = useCallback(() => {
+    titleCount.current += 1;
     setTitles((n) => n + 1);
-    return () => setTitles((n) => n - 1);
+    return () => {
+      titleCount.current -= 1;
+      setTitles((n) => n - 1);
+    };
   }, []);
   const confirmMounted = useRef(0);
   const registerConfirm = useCallback(() => {
@@ -210,14 +218,15 @@ function ApprovalCardRoot(props: ApprovalCardRootProps) {
       confirmMounted.current -= 1;
     };
   }, []);
-  const named = titles > 0 || rest["aria-label"] !== undefined || rest["aria-labelledby"] !== undefined;
+  const labelled = rest["aria-label"] !== undefined || rest["aria-labelledby"] !== undefined;
+  const named = titles > 0 || labelled;
   useEffect(() => {
-    if (!named)
+    if (!labelled && titleCount.current === 0)
       warnOnce(
         "ApprovalCard.Root:name",
         "ApprovalCard.Root has no accessible name. Render <ApprovalCard.Title> inside it, or pass aria-label.",
       );
-  }, [named]);
+  }, [labelled]);
   const rootRef = useRef<HTMLElement | null>(null);
   const approveRef = useRef<HTMLButtonElement | null>(null);
   const cancelRef = useRef<HTMLButtonElement | null>(null);
