@@ -219,7 +219,6 @@ function ApprovalCardRoot(props: ApprovalCardRootProps) {
     };
   }, []);
   const labelled = rest["aria-label"] !== undefined || rest["aria-labelledby"] !== undefined;
-  const named = titles > 0 || labelled;
   useEffect(() => {
     if (!labelled && titleCount.current === 0)
       warnOnce(
