@@ -124,6 +124,20 @@ async function persisted(t: Tab): Promise<UIMessage[]> {
   return (await res.json()) as UIMessage[];
 }
 
+/**
+ * The server's stored transcript once it satisfies `pred`. The client is idle as soon as its own
+ * copy is final, which can be before the server has saved the frame it just sent; the stored copy
+ * is read again until it catches up (or the wait times out and the last copy is returned).
+ */
+async function persistedOnce(t: Tab, pred: (ms: UIMessage[]) => boolean, ms = 10_000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const copy = await persisted(t);
+    if (pred(copy) || Date.now() > end) return copy;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** Roles, part types, texts, tool states and outputs: what a user sees, ids aside. */
 const visible = (ms: readonly UIMessage[]) =>
   ms.map((m) => ({
@@ -232,8 +246,11 @@ for (const target of targets) {
           "denial settled",
           () => toolIn(t.messages(), "processPayment")?.state === "output-denied",
         );
-        await until("the server's copy", () => true);
-        expect(toolIn(await persisted(t), "processPayment")?.state).toBe("output-denied");
+        const stored = await persistedOnce(
+          t,
+          (ms) => toolIn(ms, "processPayment")?.state === "output-denied",
+        );
+        expect(toolIn(stored, "processPayment")?.state).toBe("output-denied");
         t.close();
       });
 
@@ -262,9 +279,9 @@ for (const target of targets) {
         });
         await no.chat.sendMessage({ text: "locate me please" });
         await settled(no, "denial", () => toolIn(no.messages(), "getLocation")?.state === "output-error");
-        await until("server copy", () => true);
         await settled(no, "turn end", () => true);
-        expect(toolIn(await persisted(no), "getLocation")).toMatchObject({
+        const stored = await persistedOnce(no, (ms) => toolIn(ms, "getLocation")?.state === "output-error");
+        expect(toolIn(stored, "getLocation")).toMatchObject({
           state: "output-error",
           errorText: "User declined",
         });

@@ -226,8 +226,10 @@ export class Player {
             data: resolve(s.data, ctx),
             ...(s.transient ? { transient: true } : {}),
           };
-          if (s.transient) h.emitTransient(chunk);
-          else h.emit(chunk);
+          // Every chunk of the model's stream is stored for replay, transient ones too (the AIChatAgent
+          // stream loop stores each body before broadcasting it); only agent-tool progress and milestones
+          // bypass the store. A tab offered the stream while this chunk went out gets it in the replay.
+          h.emit(chunk);
           break;
         }
         case "progress": {

@@ -59,6 +59,10 @@ beforeAll(async () => {
         turns: [
           { match: "drop", steps: [text("one two"), { kind: "close-socket" }, text("three four")] },
           {
+            match: "late",
+            steps: [data("data-status", { step: 1 }, { transient: true }), delay(300), text("Done.")],
+          },
+          {
             match: /./,
             steps: [
               reasoning("Thinking it over."),
@@ -285,6 +289,27 @@ describe("scripted parts", () => {
     // Transient data reaches the client but is never stored.
     expect(parts.some((p) => p.type === "data-status")).toBe(false);
     c.ws.close();
+  });
+
+  it("a transient data chunk is in the replay for a tab that joins after it went out (every chunk is stored)", async () => {
+    const name = room("late");
+    const asker = await open("parts", name);
+    asker.ask("r1", "late joiner");
+    await asker.waitFor((f) => f.id === "r1" && typeof f.body === "string" && f.body.includes("data-status"));
+    const late = await open("parts", name);
+    late.send({ type: "cf_agent_stream_resume_request", probeId: "p1" });
+    const offer = await late.waitFor((f) => f.type === "cf_agent_stream_resuming" && f.probeId === "p1");
+    late.send({ type: "cf_agent_stream_resume_ack", id: offer.id });
+    await late.waitFor((f) => f.id === "r1" && f.done === true);
+    const replayed = late.frames.filter((f) => f.id === "r1" && f.replay === true && f.body);
+    expect(replayed.map((f) => JSON.parse(f.body as string))).toContainEqual({
+      type: "data-status",
+      data: { step: 1 },
+      transient: true,
+    });
+    expect(textOf(late.frames, "r1")).toBe("Done.");
+    asker.ws.close();
+    late.ws.close();
   });
 
   it("close-socket drops the requester mid-turn; the turn finishes and another tab sees it", async () => {
