@@ -1,3 +1,4 @@
+import * as net from "node:net";
 import { createMockAgentServer, demoAgents, type MockAgentServer } from "@runboard/mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
@@ -166,6 +167,44 @@ describe("AgentClient against the mock server", () => {
       (f) => f.name === "ac-drop" && f.frame.type === "cf_agent_identity",
     );
     expect(sent).toHaveLength(2); // one connect per socket, same instance
+    c.close();
+  });
+
+  it("a call made while the socket is down waits through failed attempts for the reconnect, and runs once", async () => {
+    // A front door that refuses the first two connections outright (no open), then lets them through.
+    let refused = 0;
+    const door = net.createServer((inbound) => {
+      if (refused < 2) {
+        refused++;
+        inbound.destroy();
+        return;
+      }
+      const outbound = net.connect(server.port, "127.0.0.1");
+      inbound.pipe(outbound).pipe(inbound);
+      inbound.on("error", () => outbound.destroy());
+      outbound.on("error", () => inbound.destroy());
+    });
+    await new Promise<void>((r) => door.listen(0, "127.0.0.1", r));
+    const c = client("ac-offline", { host: `127.0.0.1:${(door.address() as net.AddressInfo).port}` });
+    let closes = 0;
+    c.addEventListener("close", () => closes++);
+    const call = c.stub.increment(10);
+    await expect(call).resolves.toBe(10);
+    expect(closes).toBe(2);
+    await expect(c.stub.increment(0)).resolves.toBe(10);
+    c.close();
+    door.close();
+  });
+
+  it("close() rejects every call, waiting or sent; none of them runs after a later reconnect()", async () => {
+    const c = client("ac-closed", { startClosed: true });
+    const waiting = c.stub.increment(5);
+    c.close();
+    await expect(waiting).rejects.toThrow("Connection closed");
+    await expect(c.stub.increment(7)).rejects.toThrow("Connection closed");
+    c.reconnect();
+    await until(() => c.status === "open");
+    await expect(c.stub.increment(0)).resolves.toBe(0);
     c.close();
   });
 

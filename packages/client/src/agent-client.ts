@@ -108,6 +108,8 @@ interface Pending {
   reject: (e: Error) => void;
   options: CallOptions;
   timer?: ReturnType<typeof setTimeout>;
+  /** The frame, until it has gone out on an open socket; `undefined` once sent. */
+  unsent?: string;
 }
 
 // Property probes JS engines and test tools make on any object; the stub must not turn them into RPC.
@@ -207,6 +209,8 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
     this.socket.addEventListener("message", (e) => this.onMessage(e as MessageEvent));
     this.socket.addEventListener("open", (e) => {
       this.error = null;
+      this.closedForGood = false;
+      this.flushCalls();
       this.touch();
       this.emit("open", e);
     });
@@ -298,9 +302,14 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
     this.touch();
   }
 
-  /** Calls a `@callable()` method. Rejects with the server's error message, on timeout, or on disconnect. */
+  /**
+   * Calls a `@callable()` method. Rejects with the server's error message, on timeout, when the socket it
+   * went out on closes, or when the client closes for good. A call made while the socket is down waits
+   * for the next open instead (the official client keeps untransmitted calls across a reconnect).
+   */
   call<T = unknown>(method: string, args: unknown[] = [], options: CallOptions = {}): Promise<T> {
     const id = randomId();
+    if (this.closedForGood) return Promise.reject(new Error("Connection closed"));
     return new Promise<T>((resolve, reject) => {
       const stream =
         options.stream ?? (options.onChunk || options.onDone || options.onError ? options : undefined);
@@ -318,8 +327,19 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
         }, timeout);
       }
       this.pending.set(id, p);
-      this.socket.send(JSON.stringify({ type: "rpc", id, method, args }));
+      const frame = JSON.stringify({ type: "rpc", id, method, args });
+      // Never handed to a socket that is not open: a call rejected while it waits must not run later.
+      if (this.socket.readyState === 1) this.socket.send(frame);
+      else p.unsent = frame;
     });
+  }
+
+  private flushCalls() {
+    for (const p of this.pending.values()) {
+      if (p.unsent === undefined) continue;
+      this.socket.send(p.unsent);
+      p.unsent = undefined;
+    }
   }
 
   /** `client.stub.increment(2)` ≡ `client.call("increment", [2])`. */
@@ -343,12 +363,23 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
   /** Closes and connects again (also after a terminal close). */
   reconnect(): void {
     this.error = null;
+    this.closedForGood = false;
     this.socket.reconnect();
   }
 
-  /** Closes for good; pending calls reject. */
+  /** Closes for good; pending calls reject, and calls made until the next `reconnect()` reject at once. */
   close(code?: number, reason?: string): void {
+    this.closedForGood = true;
+    this.rejectCalls(() => true);
     this.socket.close(code, reason);
+  }
+
+  private rejectCalls(which: (p: Pending) => boolean) {
+    for (const [id, p] of this.pending) {
+      if (!which(p)) continue;
+      this.settle(id);
+      p.reject(new Error("Connection closed"));
+    }
   }
 
   private emit(type: string, event: Event) {
@@ -429,6 +460,8 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
 
   /** Whether to reconnect; a refusal that ends reconnecting is remembered so the close reports an error. */
   private finalClose = false;
+  /** Set by `close()` and by a close that ends reconnecting; cleared by `reconnect()` and on open. */
+  private closedForGood = false;
   private classifyClose(event: CloseEvent, maxRetries: number | undefined): boolean {
     const reconnect =
       !isTerminalCloseCode(event.code) && (this.options.shouldReconnectOnClose?.(event) ?? true);
@@ -441,12 +474,12 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
   private onClose(event: CloseEvent) {
     // A token in the query may be why the server closed: fetch a fresh one for the next attempt.
     this.queryCache = undefined;
-    // Calls in flight cannot be answered on a new socket: the server forgets them with the connection.
-    for (const [id, p] of this.pending) {
-      this.settle(id);
-      p.reject(new Error("Connection closed before the call completed"));
-    }
+    // Calls that went out on this socket cannot be answered on the next one: the server forgets them with
+    // the connection. Calls still waiting to go out keep waiting, unless no next socket is coming.
+    const final = this.finalClose || this.closedForGood;
+    this.rejectCalls((p) => final || p.unsent === undefined);
     if (this.finalClose) {
+      this.closedForGood = true;
       this.finalClose = false;
       this.error = new AgentConnectionError(event.code, event.reason);
       this.options.onError?.(this.error);

@@ -283,7 +283,7 @@ describe("ExecutionApprovalStore", () => {
       pendingExecutions: (id) => [{ executionId: id, input: full }],
       approveExecution: () => {
         agent.status = "closed";
-        throw new Error("Connection closed before the call completed");
+        throw new Error("Connection closed");
       },
     });
     const store = new ExecutionApprovalStore(agent);
