@@ -145,11 +145,16 @@ describe("ChatSession against the mock server", () => {
     await chat.sendMessage({ text: "locate me please" });
     await until(() => idle(chat) && tool(chat, "getLocation")?.state === "output-error");
     expect(tool(chat, "getLocation")?.errorText).toBe("User declined to share location");
-    const onServer = server.controller.instance("ChatAgent", name)?.messages.at(-1);
-    const part = onServer?.parts.find((p) => p.type === "tool-getLocation") as {
-      state?: string;
-      errorText?: string;
-    };
+    // The tool result frame is on its way: the server's copy catches up a moment after this one.
+    const serverPart = () =>
+      server.controller
+        .instance("ChatAgent", name)
+        ?.messages.at(-1)
+        ?.parts.find((p) => p.type === "tool-getLocation") as
+        | { state?: string; errorText?: string }
+        | undefined;
+    await until(() => serverPart()?.state !== "input-available").catch(() => {});
+    const part = serverPart();
     expect(part).toMatchObject({ state: "output-error", errorText: "User declined to share location" });
     // A denial ends the turn: no continuation is asked for, so the model does not go on (reference §4.3).
     await new Promise((r) => setTimeout(r, 150));

@@ -381,6 +381,10 @@ describe("parseServerFrame: wrong field types name the frame type and the field"
     expect(
       reasonOf(parseChunkBody(`{"type":"tool-output-available","toolCallId":"c","output":${deep(5_000)}}`)),
     ).toMatch(/nested more than/);
+    // The tightest nesting there is (bare brackets): one level past the limit is caught, the limit is not.
+    const brackets = (n: number) => `${"[".repeat(n)}${"]".repeat(n)}`;
+    expect(parseChunkBody(`{"type":"data-x","data":${brackets(MAX_JSON_DEPTH)}}`).kind).toBe("error");
+    expect(parseChunkBody(`{"type":"data-x","data":${brackets(MAX_JSON_DEPTH - 1)}}`).kind).toBe("chunk");
   });
 
   it("rejects an rpc request echoed back as a server frame", () => {
