@@ -13,7 +13,8 @@ export function median(xs) {
  * contender once, alternating the order each round, so a slow patch on the shared machine hits all of them.
  * A contender may be async. Returns `{ medians, cpu, times }`: `cpu` the median CPU time of the process
  * (user + system, ms) over the same runs, which leaves out time spent waiting for timers and animation
- * frames; `times` every measured wall time, by contender.
+ * frames; `times` every measured wall time, by contender. A contender that has set-up of its own (mounting a
+ * component, sending a request) may time just the part being compared with `window()` and return that.
  */
 export async function measure(contenders, { runs = 5, warmups = 1 } = {}) {
   const names = Object.keys(contenders);
@@ -24,18 +25,29 @@ export async function measure(contenders, { runs = 5, warmups = 1 } = {}) {
     for (const name of order) {
       const c0 = process.cpuUsage();
       const t0 = performance.now();
-      const r = contenders[name]();
-      if (r && typeof r.then === "function") await r;
+      let r = contenders[name]();
+      if (r && typeof r.then === "function") r = await r;
       const dt = performance.now() - t0;
       const c = process.cpuUsage(c0);
       if (round >= 0) {
-        times[name].push(dt);
-        cpus[name].push((c.user + c.system) / 1000);
+        const own = r && typeof r.wall === "number";
+        times[name].push(own ? r.wall : dt);
+        cpus[name].push(own ? r.cpu : (c.user + c.system) / 1000);
       }
     }
   }
   const medians = (by) => Object.fromEntries(names.map((k) => [k, median(by[k])]));
   return { medians: medians(times), cpu: medians(cpus), times };
+}
+
+/** Times `fn` (may be async): `{ wall, cpu }` in ms, for a contender to return to `measure`. */
+export async function window(fn) {
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  await fn();
+  const wall = performance.now() - t0;
+  const c = process.cpuUsage(c0);
+  return { wall, cpu: (c.user + c.system) / 1000 };
 }
 
 /** `x` with two decimals. */
