@@ -436,7 +436,12 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
 
   private onRpc(f: RpcResponseFrame) {
     const p = this.pending.get(f.id);
-    if (!p) return; // a reply for a call that timed out or was never made: nothing to settle
+    if (!p) {
+      // A reply for a call that timed out, was rejected by a close, or was never made here: nothing to settle,
+      // but the app hears of it (a server answering the wrong ids is worth knowing about).
+      this.options.onError?.(new Error(`rpc reply for unknown call id ${JSON.stringify(f.id)}: ignored`));
+      return;
+    }
     if (f.success === false) {
       this.settle(f.id);
       p.options.onError?.(f.error);

@@ -135,12 +135,18 @@ describe("ChatSession under bad input and faults", () => {
     s.close();
   });
 
-  it("RPC replies for unknown ids are ignored; calls keep working", async () => {
+  it("RPC replies for unknown ids are reported through onError and ignored; calls keep working", async () => {
     const s = connect(room("cf"));
     await until(() => s.client.status === "open");
     s.inject('{"type":"rpc","id":"never-sent","success":true,"result":1,"done":true}');
     s.inject('{"type":"rpc","id":"never-sent-2","success":false,"error":"boom"}');
+    await until(() => s.errors.length >= 2);
+    expect(s.errors.map((e) => e.message)).toEqual([
+      'rpc reply for unknown call id "never-sent": ignored',
+      'rpc reply for unknown call id "never-sent-2": ignored',
+    ]);
     await expect(s.client.call("getInfo")).resolves.toMatchObject({ messageCount: 0 });
+    expect(s.errors).toHaveLength(2);
     s.close();
   });
 });

@@ -121,6 +121,9 @@ interface RunBook {
   early: Map<number, UIMessageChunk>;
   /** Reused while the run's parts array is the same, so a chunk allocates nothing it does not keep. */
   target?: PartsTarget;
+  /** The two common results, made once per run: a text delta allocates nothing it does not keep. */
+  applied: AgentToolApplyResult;
+  duplicate: AgentToolApplyResult;
 }
 
 const PROGRESS = "data-agent-progress";
@@ -254,7 +257,7 @@ export class AgentToolRunsReducer {
     if (ev.kind === "chunk") return this.chunk(book, frame.sequence, ev.body, ev.unstoredId);
 
     const status = book.run.status;
-    if (HARD_TERMINAL.has(status)) return { kind: "duplicate", runId };
+    if (HARD_TERMINAL.has(status)) return book.duplicate;
     // Chunks waiting behind a gap keep waiting after the end: the missing one can still come, from a link
     // that reordered frames or from the replay after a reconnect. (Flushing here lost it for good, since a
     // late chunk at or below the applied index counts as a duplicate: found by the fault suites, text went
@@ -282,7 +285,7 @@ export class AgentToolRunsReducer {
         if (ev.childStillRunning !== undefined) run.childStillRunning = ev.childStillRunning;
         break;
     }
-    return { kind: "applied", runId };
+    return book.applied;
   }
 
   private start(frame: AgentToolEventFrame, book: RunBook | undefined): AgentToolApplyResult {
@@ -316,6 +319,8 @@ export class AgentToolRunsReducer {
       milestoneHigh: Number.NEGATIVE_INFINITY,
       ctx: createPartContext(),
       early: new Map(),
+      applied: Object.freeze({ kind: "applied", runId: ev.runId }),
+      duplicate: Object.freeze({ kind: "duplicate", runId: ev.runId }),
     });
     this.changed.add(ev.runId);
     return { kind: "applied", runId: ev.runId };
@@ -335,24 +340,19 @@ export class AgentToolRunsReducer {
     if (chunk.type === MILESTONE) return this.milestone(book, chunk.data, sequence);
     if (typeof unstoredId === "string") {
       // Never replayed and it does not own its sequence (the next stored chunk has it): dedupe by its id.
-      if (book.unstoredIds.has(unstoredId)) return { kind: "duplicate", runId };
+      if (book.unstoredIds.has(unstoredId)) return book.duplicate;
       book.unstoredIds.add(unstoredId);
-      const effect = applyChunkToParts(
-        copyOnWriteTarget(this.writable(book).parts as Part[], this.owned),
-        book.ctx,
-        chunk,
-      );
-      return effect.kind === "ignored"
-        ? { kind: "ignored", runId, reason: effect.reason }
-        : { kind: "applied", runId };
+      return this.applyToParts(book, chunk);
     }
-    if (sequence <= book.storedHigh || book.early.has(sequence)) return { kind: "duplicate", runId };
+    if (sequence <= book.storedHigh || (book.early.size > 0 && book.early.has(sequence)))
+      return book.duplicate;
     if (sequence > book.storedHigh + 1) {
       book.early.set(sequence, chunk);
       if (book.early.size > MAX_GAP) this.flushEarly(book);
       return { kind: "buffered", runId };
     }
     const result = this.applyStored(book, sequence, chunk);
+    if (book.early.size === 0) return result;
     // The chunk may have filled a gap: apply the ones that were waiting behind it.
     for (let next = book.early.get(book.storedHigh + 1); next; next = book.early.get(book.storedHigh + 1)) {
       book.early.delete(book.storedHigh + 1);
@@ -370,12 +370,17 @@ export class AgentToolRunsReducer {
   }
 
   private applyStored(book: RunBook, sequence: number, chunk: UIMessageChunk): AgentToolApplyResult {
-    const runId = book.run.runId;
     book.storedHigh = sequence;
-    const run = this.writable(book);
-    const effect = applyChunkToParts(copyOnWriteTarget(run.parts as Part[], this.owned), book.ctx, chunk);
-    if (effect.kind === "ignored") return { kind: "ignored", runId, reason: effect.reason };
-    return { kind: "applied", runId };
+    return this.applyToParts(book, chunk);
+  }
+
+  private applyToParts(book: RunBook, chunk: UIMessageChunk): AgentToolApplyResult {
+    const parts = this.writable(book).parts;
+    // The target only holds the array and the owned set, so it is reused until the run's array is copied.
+    if (book.target?.parts !== parts) book.target = copyOnWriteTarget(parts, this.owned);
+    const effect = applyChunkToParts(book.target, book.ctx, chunk);
+    if (effect.kind === "ignored") return { kind: "ignored", runId: book.run.runId, reason: effect.reason };
+    return book.applied;
   }
 
   private progress(
@@ -387,7 +392,7 @@ export class AgentToolRunsReducer {
     if (sequence < book.progressSeq)
       return { kind: "ignored", runId, reason: "progress older than the one shown" };
     if (typeof chunk.id === "string") {
-      if (book.progressIds.has(chunk.id)) return { kind: "duplicate", runId };
+      if (book.progressIds.has(chunk.id)) return book.duplicate;
       book.progressIds.add(chunk.id);
     }
     book.progressSeq = sequence;
@@ -398,7 +403,7 @@ export class AgentToolRunsReducer {
     if (typeof d.phase === "string") progress.phase = d.phase;
     if (d.data !== undefined) progress.data = d.data;
     this.writable(book).progress = progress;
-    return { kind: "applied", runId };
+    return book.applied;
   }
 
   private milestone(book: RunBook, data: unknown, frameSequence: number): AgentToolApplyResult {
@@ -407,7 +412,7 @@ export class AgentToolRunsReducer {
     if (typeof d.name !== "string")
       return { kind: "error", runId, reason: "milestone without a string 'name'" };
     const sequence = typeof d.sequence === "number" ? d.sequence : 0;
-    if (book.run.milestones.some((m) => m.sequence === sequence)) return { kind: "duplicate", runId };
+    if (book.run.milestones.some((m) => m.sequence === sequence)) return book.duplicate;
     const m: AgentToolMilestone = {
       name: d.name,
       sequence,
@@ -436,7 +441,7 @@ export class AgentToolRunsReducer {
       if (m.phase !== undefined) p.phase = m.phase;
       run.progress = p;
     }
-    return { kind: "applied", runId };
+    return book.applied;
   }
 
   /** The run as a mutable object, copied first if it was published. */

@@ -16,6 +16,7 @@
  * is not JSON (truncated), JSON nested deeper than `MAX_JSON_DEPTH`, JSON that is not an object or has no string
  * `type`, or a frame of a known type whose fields have the wrong shape or type. The connection (`useAgent`'s `onError`) reports every one; the
  * chat store's `onError` also reports those of chat frames, and the run store's those of `agent-tool-event`.
+ * The connection also reports, in order with those, each RPC reply for an id no call of its own is waiting on.
  * Not rejected, so never reported: frames of a type this client does not know and agent-tool events of an
  * unknown kind (reference §2: they pass through), and well-formed frames in an order that makes no sense —
  * chunks for an unknown stream, `done` twice, events for an unknown run, a terminal before `started` (the
@@ -455,6 +456,9 @@ async function runSession(session: number, frames: number, real: string[][]) {
       }
       if (p.kind !== "frame") continue;
       const fr = p.frame;
+      // The fuzzer's RPC replies answer ids no call of this client used: the connection reports each one.
+      if (fr.type === "rpc")
+        expected.client.push(`rpc reply for unknown call id ${JSON.stringify(fr.id)}: ignored`);
       if (fr.type === "cf_agent_use_chat_response") {
         touchedStreams.add(fr.id);
         if (fr.error) allowed.chat.add(fr.body || "Stream error");
