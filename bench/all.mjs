@@ -54,8 +54,10 @@ const figures = existsSync(summary)
   : [];
 rmSync(summary, { force: true });
 
+// Two decimals, or three where two would print the target itself for a figure on the wrong side of it.
+const ratio = (f) => (f.max !== undefined && f2(f.value) === f2(f.max) ? f.value.toFixed(3) : f2(f.value));
 const value = (f) =>
-  f.unit === "×" ? `${f2(f.value)}×` : f.unit === "%" ? `${f.value.toFixed(0)} %` : String(f.value);
+  f.unit === "×" ? `${ratio(f)}×` : f.unit === "%" ? `${f.value.toFixed(0)} %` : String(f.value);
 const target = (f) => (f.max === undefined ? "—" : `≤ ${f.max}${f.unit === "×" ? "×" : ""}`);
 const rows = figures.map(
   (f) => `| ${f.bench} | ${f.name} | ${value(f)} | ${target(f)} | ${verdict(f) || "—"} |`,

@@ -81,12 +81,17 @@ const lines = [
   "| --- | ---: | ---: | ---: |",
   ...Object.entries(sizes).map(([k, s]) => `| ${k} | ${s.chunks} | ${kb(s.min)} | ${kb(s.gzip)} |`),
   "",
-  `- **hooks** (the fair comparison: the official packages have no components): runboard / official gzip **${f2(ratio(HOOKS, "gzip"))}×** (target ≤ 0.5×), min ${f2(ratio(HOOKS, "min"))}×`,
-  `- full package (hooks + headless components): runboard / official gzip **${f2(ratio(FULL, "gzip"))}×**, min ${f2(ratio(FULL, "min"))}×`,
+  `- \`@runboard/client\` + \`@runboard/react\` whole (the issue's figure; hooks and eight headless components, Radix Dialog included, against packages that have no components): runboard / official gzip **${f2(ratio(FULL, "gzip"))}×** (target ≤ 0.5×), min ${f2(ratio(FULL, "min"))}×`,
+  `- the hooks only (what an app importing just \`useAgent\` / \`useAgentChat\` / \`useAgentToolEvents\` ships; the rest is tree-shaken): runboard / official gzip **${f2(ratio(HOOKS, "gzip"))}×** (target ≤ 0.5×), min ${f2(ratio(HOOKS, "min"))}×`,
 ];
 console.log(lines.join("\n"));
 writeSection("Bundle size", lines);
 recordFigures("bundle", [
   { name: "bundle gzip, hooks, runboard / official", value: ratio(HOOKS, "gzip"), unit: "×", max: 0.5 },
-  { name: "bundle gzip, hooks + components, runboard / official", value: ratio(FULL, "gzip"), unit: "×" },
+  {
+    name: "bundle gzip, hooks + components, runboard / official",
+    value: ratio(FULL, "gzip"),
+    unit: "×",
+    max: 0.5,
+  },
 ]);

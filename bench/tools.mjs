@@ -17,7 +17,7 @@ const runboard = await import("../packages/react/dist/index.js");
 const { RunTray } = runboard;
 const official = await import("agents/react");
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 const N_RUNS = 20;
 const PER_RUN = 1_000;
 const { frames, progressFrames, expectedRunText } = agentToolStream({ runs: N_RUNS, perRun: PER_RUN });
