@@ -12,8 +12,21 @@
  *   with `wasClean: true` and no preceding `error` event;
  * - Live View pages answer fetch; MSW does not intercept iframe navigations, so embedding them needs the
  *   Node server.
+ *
+ * Which addresses it answers: the client picks `ws://` or `wss://` from the host (plain for loopback and
+ * private hosts, secure for the rest), not from the origin given here, so each origin is served under both
+ * schemes. Without an `origin`, the handlers serve `mock-agent.local` and, in a page (browser, jsdom), the
+ * page's own origin too, which is where `useAgent` connects when it is given no `host`.
  */
-import { HttpResponse, http, type RequestHandler, type WebSocketData, type WebSocketHandler, ws } from "msw";
+import {
+  HttpResponse,
+  http,
+  type RequestHandler,
+  type WebSocketData,
+  type WebSocketHandler,
+  type WebSocketHandlerConnection,
+  ws,
+} from "msw";
 import { connectionId, type MockConnection } from "./connection.ts";
 import { Hub, type HubOptions, type MockController } from "./hub.ts";
 
@@ -22,7 +35,10 @@ export type { Hub, HubOptions, MockController, SentFrame } from "./hub.ts";
 export * from "./script.ts";
 
 export interface MockAgentHandlersOptions extends HubOptions {
-  /** Origin the app connects to. Default `http://mock-agent.local` (sockets: `ws://mock-agent.local`). */
+  /**
+   * Origin the app connects to, e.g. `http://127.0.0.1:5173`; its host is served over ws/wss and http/https.
+   * Default: `http://mock-agent.local`, plus the page's own origin when there is a page (`location`).
+   */
   origin?: string;
   /** Largest client frame accepted, in bytes; bigger ones close the socket with 1009. Default 1 MiB. */
   maxFrameBytes?: number;
@@ -38,6 +54,25 @@ export interface MockAgentHandlers {
 
 const REFUSED = { 400: "Bad Request", 404: "Not Found" } as const;
 
+const DEFAULT_ORIGIN = "http://mock-agent.local";
+
+/** `scheme://host[:port]` of an origin (a trailing path or slash is dropped); throws on a malformed one. */
+function hostOf(origin: string): string {
+  const withScheme = /^[a-z][a-z\d+.-]*:\/\//i.test(origin) ? origin : `http://${origin}`;
+  return new URL(withScheme).host;
+}
+
+/** The hosts to serve: the given origin, or the default one plus the page's own host when in a page. */
+function servedHosts(origin: string | undefined): string[] {
+  if (origin !== undefined) return [hostOf(origin)];
+  const hosts = [hostOf(DEFAULT_ORIGIN)];
+  const page = (globalThis as { location?: { protocol?: string; host?: string } }).location;
+  // Only web pages: a `file:` or `about:` document has no host the app could connect to.
+  if (page?.host && /^https?:$/.test(page.protocol ?? "") && !hosts.includes(page.host))
+    hosts.push(page.host);
+  return hosts;
+}
+
 /** Whether a frame is over `max` bytes on the wire (UTF-8 for text), encoding only when length cannot tell. */
 function tooBig(data: WebSocketData, max: number): boolean {
   if (typeof data !== "string") return ("byteLength" in data ? data.byteLength : data.size) > max;
@@ -47,17 +82,17 @@ function tooBig(data: WebSocketData, max: number): boolean {
   return new TextEncoder().encode(data).byteLength > max;
 }
 
-/** MSW handlers serving the given agents at `origin`: one WebSocket link and the HTTP routes. */
+/** MSW handlers serving the given agents at `origin`: WebSocket links and HTTP routes, per scheme. */
 export function createMockAgentHandlers(options: MockAgentHandlersOptions): MockAgentHandlers {
-  const origin = (options.origin ?? "http://mock-agent.local").replace(/\/$/, "");
+  const origin = (options.origin ?? DEFAULT_ORIGIN).replace(/\/$/, "");
+  const hosts = servedHosts(options.origin);
   const hub = new Hub(options);
   // Live View URLs the agents mint must point where the http handlers below answer.
   hub.baseUrl = origin;
   // Same default as the Node server's ws `maxPayload`.
   const maxBytes = options.maxFrameBytes ?? 1 << 20;
-  const link = ws.link(`${origin.replace(/^http/, "ws")}/agents/*`);
 
-  const sockets = link.addEventListener("connection", ({ client }) => {
+  const onConnection = ({ client }: WebSocketHandlerConnection) => {
     const a = hub.accept(client.url.pathname);
     if (a.status !== 200) {
       // MSW cannot answer a handshake with an HTTP status; a policy-violation close carries the same meaning.
@@ -101,7 +136,7 @@ export function createMockAgentHandlers(options: MockAgentHandlersOptions): Mock
     // Fires for closes from either side; dropping twice is harmless.
     client.addEventListener("close", () => hub.dropConnection(conn));
     a.open(conn);
-  });
+  };
 
   // Every method, like the Node server: the hub answers 405 to anything but GET and HEAD.
   const answer = ({ request }: { request: Request }) => {
@@ -111,11 +146,13 @@ export function createMockAgentHandlers(options: MockAgentHandlersOptions): Mock
       headers: { ...(r.type ? { "content-type": r.type } : {}), ...r.headers },
     });
   };
-  const handlers: Array<RequestHandler | WebSocketHandler> = [
-    sockets,
-    http.all(`${origin}/health`, answer),
-    http.all(`${origin}/agents/*`, answer),
-    http.all(`${origin}/live-view/*`, answer),
-  ];
+  const handlers: Array<RequestHandler | WebSocketHandler> = [];
+  for (const host of hosts) {
+    for (const scheme of ["ws", "wss"])
+      handlers.push(ws.link(`${scheme}://${host}/agents/*`).addEventListener("connection", onConnection));
+    for (const scheme of ["http", "https"])
+      for (const path of ["/health", "/agents/*", "/live-view/*"])
+        handlers.push(http.all(`${scheme}://${host}${path}`, answer));
+  }
   return { handlers, controller: hub.controller, hub };
 }
