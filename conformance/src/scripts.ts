@@ -37,7 +37,7 @@ export const HELP =
   "Try one of these words: hello, weather, pay, locate, research, fanout, background, browse, expense, deploy, fail, slow.";
 
 export const topicOf = (userText: string, fallback: string) =>
-  /(?:research(?:\s+(?:on|about))?|about)\s+(.+?)(?:\s+with milestones)?(?:\s+for me)?[.?!]*$/i.exec(
+  /(?:research(?:\s+(?:on|about))?|about)\s+(.+?)(?:\s+with milestones)?(?:\s+until cancell?ed)?(?:\s+for me)?[.?!]*$/i.exec(
     userText,
   )?.[1] ?? fallback;
 
@@ -135,6 +135,9 @@ export function hostRules(host: Host, hooks: ScriptHooks): Rule[] {
             query: topicOf(turn.userText, "websockets"),
             // Not in the recorded script: "… with milestones" also narrates milestones (`onMilestones`).
             ...(/\bmilestones?\b/i.test(turn.userText) ? { milestones: true } : {}),
+            // Not in the recorded script: "… until cancelled" keeps the run going until someone cancels it
+            // (the playground's cancel walk needs a run that is surely still running when the person clicks).
+            ...(/\buntil cancell?ed\b/i.test(turn.userText) ? { hold: true } : {}),
           }),
         ],
       ],

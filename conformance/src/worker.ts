@@ -78,6 +78,9 @@ type ChildClass = Parameters<AIChatAgent["runAgentTool"]>[0];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** How long a background run started "… until cancelled" waits for its cancel before it finishes anyway. */
+const HOLD_MS = 600_000;
+
 /**
  * `agentTool()` with a display order: the factory always sends `order: 0`, while the fan-out shows its
  * three children in a fixed order. Same run id (`agent-tool:<toolCallId>`) and parent link as `agentTool`.
@@ -147,13 +150,18 @@ function sharedTools(host: HostAgent): ToolSet {
     }),
     startBackgroundResearch: tool({
       description: "Start research that runs in the background and reports back when done",
-      inputSchema: z.object({ query: z.string(), milestones: z.boolean().optional() }),
-      execute: ({ query, milestones }) =>
+      inputSchema: z.object({
+        query: z.string(),
+        milestones: z.boolean().optional(),
+        hold: z.boolean().optional(),
+      }),
+      execute: ({ query, milestones, hold }) =>
         host.runAgentTool(Researcher, {
           // agents 0.32.0 narrates `onMilestones` only from its reconcile alarm (first tick 5 s after
           // dispatch): the live path reads the run row without `detached_on_milestones`. So the milestone
-          // variant keeps the child running past that tick.
-          input: milestones ? { query, lingerMs: 6000 } : { query },
+          // variant keeps the child running past that tick. `hold` keeps it running until it is cancelled
+          // (ten minutes at most).
+          input: hold ? { query, lingerMs: HOLD_MS } : milestones ? { query, lingerMs: 6000 } : { query },
           detached: {
             notify: true,
             ...(milestones
@@ -504,6 +512,10 @@ export default {
     if (url.pathname.startsWith("/live-view/")) {
       return liveViewPage(url.pathname) ?? new Response("Not found", { status: 404 });
     }
-    return (await routeAgentRequest(request, env)) ?? new Response("Not found", { status: 404 });
+    // CORS on: the playground (and any front end served from another origin) reads transcripts over HTTP
+    // (`get-messages`), which a browser only allows with these headers. Sockets are not affected.
+    return (
+      (await routeAgentRequest(request, env, { cors: true })) ?? new Response("Not found", { status: 404 })
+    );
   },
 };

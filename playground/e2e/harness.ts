@@ -1,11 +1,19 @@
 /**
- * The playground end to end: the mock agent server, the Vite dev server and Debian's Chromium (through
- * playwright-core), all on 127.0.0.1 and free ports. Each step a person takes is saved as a screenshot under
- * `test-artifacts/playground/`.
+ * The playground end to end: an agent server, the Vite dev server and Debian's Chromium (through
+ * playwright-core), all on 127.0.0.1 and free ports. The agent server is either the mock (`"mock"`) or the
+ * real `agents` runtime in workerd, offline, with its scripted model (`"real"`, the `conformance/` Worker).
+ * Each step a person takes is saved as a screenshot under `test-artifacts/playground/`.
  */
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { createMockAgentServer, demoAgents, type MockAgentServer } from "@runboard/mock-server";
+import {
+  createMockAgentServer,
+  delay,
+  demoAgents,
+  type MockAgentDefinition,
+  type Step,
+  type TurnRule,
+} from "@runboard/mock-server";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { createServer, type ViteDevServer } from "vite";
 
@@ -22,28 +30,101 @@ const ARGS = [
 ];
 export const SHOTS = fileURLToPath(new URL("../../test-artifacts/playground/", import.meta.url));
 
+/** Which agent server the playground talks to. */
+export type Target = "mock" | "real";
+
+/** `RUNBOARD_SKIP_REAL_SERVER=1` leaves the real runtime out, as in the conformance suite. */
+export const SKIP_REAL = process.env.RUNBOARD_SKIP_REAL_SERVER === "1";
+
 export interface Playground {
-  mock: MockAgentServer;
+  target: Target;
+  /** host:port of the agent server the page connects to. */
+  agentHost: string;
   url: string;
   browser: Browser;
+  /**
+   * How long to wait for something the agent does. The real runtime runs each agent in workerd and loads
+   * its bundle on first use, so its waits are longer; they are limits, never pauses.
+   */
+  waitMs: number;
   close(): Promise<void>;
 }
 
-export async function startPlayground(): Promise<Playground> {
-  // Scripted delays at 40 %: a person's pace is not needed, and the stream still arrives in pieces.
-  const mock = await createMockAgentServer({ agents: demoAgents, delayScale: 0.4, log: () => {} });
-  process.env.VITE_AGENT_HOST = `127.0.0.1:${mock.port}`;
-  let vite: ViteDevServer | undefined;
-  let browser: Browser | undefined;
+interface AgentServer {
+  host: string;
+  close(): Promise<void>;
+}
+
+/** How long a background run started "… until cancelled" waits for its cancel (before the delay scale). */
+const HOLD_MS = 600_000;
+
+/**
+ * The demo agents plus one sentence the real Worker also knows: "background … until cancelled" starts the
+ * demo's own background run, which then stays open until someone cancels it. A cancel walk needs a run that
+ * is surely still going when the person clicks, however slow the machine is.
+ */
+function e2eAgents(): Record<string, MockAgentDefinition> {
+  const withHold = (def: MockAgentDefinition): MockAgentDefinition => {
+    const background = def.turns?.find((r) => r.match instanceof RegExp && r.match.test("background"));
+    if (!background) return def;
+    const hold: TurnRule = {
+      match: /\bbackground\b.*\buntil cancell?ed\b/i,
+      steps: (ctx) =>
+        (typeof background.steps === "function" ? background.steps(ctx) : background.steps).map(
+          (step): Step =>
+            step.kind === "detached"
+              ? { ...step, run: { ...step.run, steps: [...step.run.steps, delay(HOLD_MS)] } }
+              : step,
+        ),
+    };
+    return { ...def, turns: [hold, ...(def.turns ?? [])] };
+  };
+  return Object.fromEntries(Object.entries(demoAgents).map(([name, def]) => [name, withHold(def)]));
+}
+
+async function startAgentServer(target: Target): Promise<AgentServer> {
+  if (target === "mock") {
+    // Scripted delays at 40 %: a person's pace is not needed, and the stream still arrives in pieces.
+    const mock = await createMockAgentServer({ agents: e2eAgents(), delayScale: 0.4, log: () => {} });
+    return { host: `127.0.0.1:${mock.port}`, close: () => mock.close() };
+  }
+  if (!existsSync(new URL("../../conformance/node_modules/wrangler", import.meta.url))) {
+    throw new Error(
+      "conformance/ is not installed: run `npm ci --prefix conformance` (or RUNBOARD_SKIP_REAL_SERVER=1)",
+    );
+  }
+  const { startRealServer } = await import("../../conformance/start.mjs");
+  const real = await startRealServer();
+  return { host: `127.0.0.1:${real.port}`, close: () => real.stop() };
+}
+
+/** Vite reads VITE_* variables when it resolves its config; the page gets this server's address. */
+async function startVite(agentHost: string): Promise<ViteDevServer> {
+  const before = process.env.VITE_AGENT_HOST;
+  process.env.VITE_AGENT_HOST = agentHost;
   try {
-    vite = await createServer({
+    const vite = await createServer({
       root: fileURLToPath(new URL("..", import.meta.url)),
       configFile: fileURLToPath(new URL("../vite.config.ts", import.meta.url)),
-      server: { host: "127.0.0.1", port: 0, strictPort: false },
+      // No file watching and no hot reload: a source file saved during a run must not reload a page mid-walk.
+      server: { host: "127.0.0.1", port: 0, strictPort: false, hmr: false, watch: null },
       logLevel: "error",
       clearScreen: false,
     });
     await vite.listen();
+    return vite;
+  } finally {
+    if (before === undefined) delete process.env.VITE_AGENT_HOST;
+    else process.env.VITE_AGENT_HOST = before;
+  }
+}
+
+export async function startPlayground(target: Target = "mock"): Promise<Playground> {
+  const server = await startAgentServer(target);
+  let vite: ViteDevServer | undefined;
+  let browser: Browser | undefined;
+  try {
+    vite = await startVite(server.host);
     const address = vite.httpServer?.address();
     if (!address || typeof address === "string") throw new Error("vite did not listen on a port");
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
@@ -51,19 +132,21 @@ export async function startPlayground(): Promise<Playground> {
     const v = vite;
     const b = browser;
     return {
-      mock,
+      target,
+      agentHost: server.host,
       url: `http://127.0.0.1:${address.port}/`,
       browser: b,
+      waitMs: target === "real" ? 60_000 : 15_000,
       close: async () => {
         await b.close();
         await v.close();
-        await mock.close();
+        await server.close();
       },
     };
   } catch (e) {
     await browser?.close();
     await vite?.close();
-    await mock.close();
+    await server.close();
     throw e;
   }
 }
@@ -79,13 +162,18 @@ export async function openTab(pg: Playground, agent = "ChatAgent") {
   });
   const name = `e2e-${Date.now().toString(36)}-${++instance}`;
   await page.goto(`${pg.url}?agent=${agent}&name=${name}`);
-  await page.getByText("open", { exact: true }).first().waitFor({ timeout: 20_000 });
+  // A new Durable Object on the real runtime can take a few seconds on its first connection.
+  await page
+    .getByText("open", { exact: true })
+    .first()
+    .waitFor({ timeout: Math.max(20_000, pg.waitMs) });
   return { page, name, errors };
 }
 
-/** Saves the step's screenshot; the file name says which step it is. */
-export async function shot(page: Page, step: string) {
-  await page.screenshot({ path: `${SHOTS}${step}.png`, fullPage: true });
+/** Saves the step's screenshot; the file name says which step it is (and which server, off the mock). */
+export async function shot(page: Page, step: string, target: Target = "mock") {
+  const prefix = target === "mock" ? "" : `${target}-`;
+  await page.screenshot({ path: `${SHOTS}${prefix}${step}.png`, fullPage: true });
 }
 
 /** Types a message and sends it, as a person would. */

@@ -1,34 +1,26 @@
 /**
- * A person's path through the playground against the mock agent, every demo word, in real Chromium. Each
- * step leaves a screenshot in `test-artifacts/playground/`.
+ * A person's path through the playground against the mock agent, every demo word, in real Chromium. The core
+ * walks (hello, pay, research, background) are shared with the real-runtime suite (`core-walks.ts`,
+ * `real-runtime.test.ts`); the rest run on the mock only. Each step leaves a screenshot in
+ * `test-artifacts/playground/`.
  */
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { coreWalks, lastAnswer } from "./core-walks.ts";
 import { openTab, type Playground, say, shot, startPlayground } from "./harness.ts";
 
 let pg: Playground;
 beforeAll(async () => {
-  pg = await startPlayground();
+  pg = await startPlayground("mock");
 }, 60_000);
 afterAll(() => pg?.close());
 
 const T = { timeout: 60_000 };
-/** The last agent answer's text. */
-const lastAnswer = (page: Page) => page.getByRole("article", { name: "Agent" }).last();
 
-describe("the playground, as a person uses it", () => {
-  it("hello: the agent answers in text", T, async () => {
-    const { page, errors } = await openTab(pg);
-    await shot(page, "01-empty");
-    await say(page, "hello");
-    await expect
-      .poll(() => lastAnswer(page).textContent(), { timeout: 15_000 })
-      .toContain("How can I help you today?");
-    await shot(page, "02-hello");
-    expect(errors).toEqual([]);
-    await page.close();
-  });
+describe("the playground on the mock agent server", () => {
+  coreWalks(() => pg);
+});
 
+describe("the playground, as a person uses it (mock only)", () => {
   it("weather: a server tool with its output, then the answer", T, async () => {
     const { page, errors } = await openTab(pg);
     await say(page, "weather in Lisbon");
@@ -52,56 +44,6 @@ describe("the playground, as a person uses it", () => {
       .waitFor({ timeout: 15_000 });
     await expect.poll(() => lastAnswer(page).textContent(), { timeout: 15_000 }).toContain("38.72");
     await shot(page, "05-locate-answered");
-    expect(errors).toEqual([]);
-    await page.close();
-  });
-
-  it("research: a child run beside its tool call, with progress and milestones, then done", T, async () => {
-    const { page, errors } = await openTab(pg);
-    await say(page, "research durable objects");
-    const run = page.getByRole("group", { name: /research/i }).first();
-    await run.waitFor({ timeout: 15_000 });
-    await shot(page, "06-research-running");
-    await page.locator('.run-card[data-state="completed"]').waitFor({ timeout: 30_000 });
-    await expect.poll(() => page.locator(".timeline li").count()).toBeGreaterThan(0);
-    await expect.poll(() => lastAnswer(page).textContent(), { timeout: 15_000 }).toContain("research");
-    // The run closed itself on completion; a person opens it again to read what the helper did.
-    const details = run.getByRole("button", { name: "Details" });
-    expect(await details.getAttribute("aria-expanded")).toBe("false");
-    await details.click();
-    expect(await details.getAttribute("aria-expanded")).toBe("true");
-    await shot(page, "07-research-done");
-    expect(errors).toEqual([]);
-    await page.close();
-  });
-
-  it("pay: deny with a reason, then pay again and approve; each decision is sent once", T, async () => {
-    const { page, errors } = await openTab(pg);
-    await say(page, "pay ACME 250");
-    const card = page.getByRole("article", { name: /processPayment/ }).first();
-    await card.waitFor({ timeout: 15_000 });
-    await shot(page, "08-pay-asked");
-    await card.getByRole("textbox").fill("Wrong amount");
-    await card.getByRole("button", { name: "Deny with this reason" }).click();
-    await page
-      .locator('[data-tool="processPayment"][data-state="output-error"]')
-      .waitFor({ timeout: 15_000 });
-    await expect
-      .poll(() => page.locator('[data-tool="processPayment"]').first().textContent())
-      .toContain("Wrong amount");
-    await shot(page, "09-pay-denied");
-
-    await say(page, "pay ACME 99");
-    const conversation = page.getByRole("region", { name: "Conversation" });
-    const second = conversation.locator('[data-tool="processPayment"]').nth(1).getByRole("article");
-    await second.waitFor({ timeout: 15_000 });
-    const approve = second.getByRole("button", { name: "Approve", exact: true });
-    await approve.click();
-    // A second press is impossible: the decision is on its way.
-    expect(await approve.isDisabled()).toBe(true);
-    await expect.poll(() => lastAnswer(page).textContent(), { timeout: 15_000 }).toContain("tx_123");
-    await shot(page, "10-pay-approved");
-    expect(await second.getAttribute("data-state")).toBe("approved");
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -145,49 +87,7 @@ describe("the playground, as a person uses it", () => {
   });
 });
 
-describe("background runs, helpers and failures", () => {
-  const tray = (page: Page) => page.getByRole("region", { name: "Background runs" });
-
-  it("background: a detached run in the tray with its progress, cancelled by the person", T, async () => {
-    const { page, errors } = await openTab(pg);
-    await say(page, "start background research on websockets");
-    const item = tray(page).getByRole("listitem").first();
-    await item.waitFor({ timeout: 15_000 });
-    await expect.poll(() => tray(page).locator("[data-count]").first().getAttribute("data-count")).toBe("1");
-    await expect.poll(() => item.getAttribute("data-status")).toBe("running");
-    await shot(page, "16-background-running");
-    const cancel = item.getByRole("button", { name: /^Cancel/ });
-    await cancel.click();
-    // One press is one cancel: the button is disabled while the cancel is on its way, and the run ends.
-    expect(await cancel.isDisabled()).toBe(true);
-    await expect.poll(() => item.getAttribute("data-status"), { timeout: 15_000 }).toBe("aborted");
-    await expect.poll(() => item.textContent()).toContain("Cancelled");
-    await shot(page, "17-background-cancelled");
-    expect(errors).toEqual([]);
-    await page.close();
-  });
-
-  it(
-    "background: a run that finishes shows its milestones, opens the helper's chat, and is dismissed",
-    T,
-    async () => {
-      const { page, errors } = await openTab(pg);
-      await say(page, "start background research on queues");
-      const item = tray(page).getByRole("listitem").first();
-      await expect.poll(() => item.getAttribute("data-status"), { timeout: 30_000 }).toBe("completed");
-      await expect.poll(() => item.locator(".chips li").count()).toBeGreaterThan(0);
-      await item.getByRole("button", { name: /^Open/ }).click();
-      await page.getByRole("region", { name: /chat$/ }).waitFor({ timeout: 15_000 });
-      await shot(page, "18-background-done-drilled-in");
-      await item.getByRole("button", { name: /^Dismiss/ }).click();
-      await expect.poll(() => tray(page).getByRole("listitem").count()).toBe(0);
-      await expect.poll(() => tray(page).textContent()).toContain("No background runs");
-      await shot(page, "19-background-dismissed");
-      expect(errors).toEqual([]);
-      await page.close();
-    },
-  );
-
+describe("helpers, failures, the Live View and stopping (mock only)", () => {
   it("fanout: three helpers beside the one tool call, each to completion", T, async () => {
     const { page, errors } = await openTab(pg);
     await say(page, "fanout please");

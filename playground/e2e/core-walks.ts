@@ -1,0 +1,169 @@
+/**
+ * The core walks through the playground: hello, a payment approved and one denied, a research run beside its
+ * tool call, and background runs (one cancelled, one finished). The same code runs against the mock agent server and against the real
+ * `agents` runtime (workerd, offline, scripted model); only the limits of the waits and the screenshots'
+ * names depend on the target. Every wait is for a state the page shows, never for time to pass.
+ */
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { openTab, type Playground, say, shot } from "./harness.ts";
+
+/** The last agent answer's text. */
+export const lastAnswer = (page: Page) => page.getByRole("article", { name: "Agent" }).last();
+/** The turn is over: nothing streams, so Stop is off again. */
+export const turnOver = (page: Page) => page.getByRole("button", { name: "Stop" }).isDisabled();
+/** The tray of background runs. */
+export const tray = (page: Page) => page.getByRole("region", { name: "Background runs" });
+
+/** Registers the core walks; `pg()` is the started playground (its `target` names the server). */
+export function coreWalks(pg: () => Playground) {
+  // Room for several waits in a row on a busy machine; each wait has its own, shorter limit.
+  const T = { timeout: 180_000 };
+  const wait = () => ({ timeout: pg().waitMs });
+
+  describe("core walks", () => {
+    it("hello: the agent answers in text", T, async () => {
+      const { target } = pg();
+      const { page, errors } = await openTab(pg());
+      await shot(page, "01-empty", target);
+      await say(page, "hello");
+      await expect.poll(() => lastAnswer(page).textContent(), wait()).toContain("How can I help you today?");
+      await shot(page, "02-hello", target);
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+
+    it("pay, approved: the payment runs once and the agent reports it", T, async () => {
+      const { target } = pg();
+      const { page, errors } = await openTab(pg());
+      await say(page, "pay ACME 250");
+      const card = page.getByRole("article", { name: /processPayment/ }).first();
+      await card.waitFor(wait());
+      await expect.poll(() => card.textContent()).toContain("ACME");
+      await shot(page, "08-pay-asked", target);
+      const approve = card.getByRole("button", { name: "Approve", exact: true });
+      await approve.click();
+      // A second press is impossible: the decision is on its way.
+      expect(await approve.isDisabled()).toBe(true);
+      await page.locator('[data-tool="processPayment"][data-state="output-available"]').waitFor(wait());
+      await expect.poll(() => lastAnswer(page).textContent(), wait()).toContain("tx_123");
+      expect(await card.getAttribute("data-state")).toBe("approved");
+      await expect.poll(() => turnOver(page), wait()).toBe(true);
+      await shot(page, "10-pay-approved", target);
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+
+    it(
+      "pay, denied with a reason: the tool says why, and the next payment can still be approved",
+      T,
+      async () => {
+        const { target } = pg();
+        const { page, errors } = await openTab(pg());
+        await say(page, "pay ACME 250");
+        const card = page.getByRole("article", { name: /processPayment/ }).first();
+        await card.waitFor(wait());
+        await card.getByRole("textbox").fill("Wrong amount");
+        await card.getByRole("button", { name: "Deny with this reason" }).click();
+        await page.locator('[data-tool="processPayment"][data-state="output-error"]').waitFor(wait());
+        await expect
+          .poll(() => page.locator('[data-tool="processPayment"]').first().textContent(), wait())
+          .toContain("Wrong amount");
+        await shot(page, "09-pay-denied", target);
+
+        await say(page, "pay ACME 99");
+        const conversation = page.getByRole("region", { name: "Conversation" });
+        const second = conversation.locator('[data-tool="processPayment"]').nth(1).getByRole("article");
+        await second.waitFor(wait());
+        await second.getByRole("button", { name: "Approve", exact: true }).click();
+        await expect.poll(() => lastAnswer(page).textContent(), wait()).toContain("tx_123");
+        expect(await second.getAttribute("data-state")).toBe("approved");
+        // The first payment stays denied.
+        expect(await page.locator('[data-tool="processPayment"]').first().getAttribute("data-state")).toBe(
+          "output-error",
+        );
+        expect(errors).toEqual([]);
+        await page.close();
+      },
+    );
+
+    it("research: a child run beside its tool call, with progress and milestones, then done", T, async () => {
+      const { target } = pg();
+      const { page, errors } = await openTab(pg());
+      await say(page, "research durable objects");
+      const run = page.getByRole("group", { name: /research/i }).first();
+      await run.waitFor(wait());
+      await shot(page, "06-research-running", target);
+      await page.locator('.run-card[data-state="completed"]').waitFor(wait());
+      await expect.poll(() => page.locator(".timeline li").count(), wait()).toBeGreaterThan(0);
+      await expect.poll(() => page.locator(".timeline").textContent()).toContain("sources-gathered");
+      // The last progress report stays readable after the run completes.
+      await expect.poll(() => run.textContent(), wait()).toContain("Reading 2 sources");
+      await expect.poll(() => lastAnswer(page).textContent(), wait()).toContain("research");
+      await expect.poll(() => turnOver(page), wait()).toBe(true);
+      // The run closed itself on completion; a person opens it again to read what the helper did.
+      const details = run.getByRole("button", { name: "Details" });
+      await expect.poll(() => details.getAttribute("aria-expanded"), wait()).toBe("false");
+      await details.click();
+      expect(await details.getAttribute("aria-expanded")).toBe("true");
+      await expect.poll(() => run.textContent(), wait()).toContain("gatherSources");
+      await shot(page, "07-research-done", target);
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+
+    it("background: a detached run in the tray, cancelled by the person while it runs", T, async () => {
+      const { target } = pg();
+      const { page, errors } = await openTab(pg());
+      // "until cancelled": the run stays open after its summary until someone cancels it (both servers), so
+      // the cancel always reaches a run that is still going, however slow the machine is.
+      await say(page, "start background research on websockets until cancelled");
+      const item = tray(page).getByRole("listitem").first();
+      await item.waitFor(wait());
+      await expect.poll(() => item.getAttribute("data-status"), wait()).toBe("running");
+      await shot(page, "16-background-running", target);
+      const cancel = item.getByRole("button", { name: /^Cancel/ });
+      await cancel.click();
+      // One press is one cancel: the button is disabled while the cancel is on its way, and the run ends.
+      expect(await cancel.isDisabled()).toBe(true);
+      await expect.poll(() => item.getAttribute("data-status"), wait()).toBe("aborted");
+      await expect.poll(() => item.textContent(), wait()).toContain("Cancelled");
+      await shot(page, "17-background-cancelled", target);
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+
+    it(
+      "background: a detached run in the tray runs to completion with its milestones, the agent is told, the person opens the helper's chat and dismisses the run",
+      T,
+      async () => {
+        const { target } = pg();
+        const { page, errors } = await openTab(pg());
+        await say(page, "start background research on queues");
+        const item = tray(page).getByRole("listitem").first();
+        await item.waitFor(wait());
+        await expect
+          .poll(() => tray(page).locator("[data-count]").first().getAttribute("data-count"), wait())
+          .toBe("1");
+        await expect.poll(() => item.getAttribute("data-status"), wait()).toBe("completed");
+        await expect.poll(() => item.locator(".chips li").count(), wait()).toBeGreaterThan(0);
+        // The finished run is reported to the agent as an event (not as the person's words), and it answers.
+        await expect
+          .poll(() => page.locator(".agent-event").last().textContent(), wait())
+          .toContain("Researcher");
+        await expect.poll(() => lastAnswer(page).textContent(), wait()).toContain("Noted");
+        await item.getByRole("button", { name: /^Open/ }).click();
+        const child = page.getByRole("region", { name: /chat$/ });
+        await child.waitFor(wait());
+        await expect.poll(() => child.textContent(), wait()).toContain("Summary: found 2 sources");
+        await shot(page, "18-background-done-drilled-in", target);
+        await item.getByRole("button", { name: /^Dismiss/ }).click();
+        await expect.poll(() => tray(page).getByRole("listitem").count()).toBe(0);
+        await expect.poll(() => tray(page).textContent()).toContain("No background runs");
+        await shot(page, "19-background-dismissed", target);
+        expect(errors).toEqual([]);
+        await page.close();
+      },
+    );
+  });
+}
