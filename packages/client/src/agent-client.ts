@@ -101,7 +101,22 @@ export interface AgentClientOptions<State = unknown>
   onError?: (error: Error) => void;
   /** Start without connecting; call `reconnect()` to connect. */
   startClosed?: boolean;
+  /**
+   * Make the client without any IO (no socket, timer or browser global) until `connect()` is called. The
+   * hooks use it so that a server render or a render React throws away never opens a connection.
+   * Default false: the constructor connects.
+   */
+  lazy?: boolean;
 }
+
+/**
+ * Set while the connection's address is not known yet (an async `query` still resolving): `getHttpUrl()` then
+ * returns `""`. The official hook marks its socket with the same registered symbol, so either object can be
+ * handed to `useAgentChat`.
+ */
+export const SOCKET_ADDRESS_PENDING: unique symbol = Symbol.for(
+  "cloudflare.agents.socketAddressPending",
+) as never;
 
 interface Pending {
   resolve: (v: unknown) => void;
@@ -148,7 +163,10 @@ const randomId = () =>
     ? crypto.randomUUID()
     : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
 
-/** A connection to an agent. */
+/**
+ * A connection to an agent. With `lazy: true` constructing one does no IO (no socket, no timer, no browser
+ * global), so it can be made during a server render; `connect()` then opens the socket.
+ */
 export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethods> {
   readonly agent: string;
   readonly name: string;
@@ -159,7 +177,9 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
   mcp: McpServersState | undefined;
   /** Set when the server closed with a terminal code; reconnecting stops until `reconnect()`. */
   error: AgentConnectionError | null = null;
-  private readonly socket: ReconnectingWebSocket;
+  private socket: ReconnectingWebSocket | undefined;
+  /** Frames sent before `connect()`, handed to the socket once it exists (it buffers them until open). */
+  private early: string[] = [];
   private readonly pending = new Map<string, Pending>();
   private readonly listeners = new Map<string, Set<Listener>>();
   private readonly address: AgentAddress;
@@ -176,21 +196,28 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
     };
     this.agent = options.agent;
     this.name = options.name || "default";
+    if (!options.lazy) this.connect();
+  }
+
+  /**
+   * Opens the connection (once; later calls do nothing). Hooks call it from an effect, never during render.
+   * With `startClosed` the socket is made but stays closed until `reconnect()`.
+   */
+  connect(): void {
+    if (this.socket) return;
+    const options = this.options;
+    const { query } = options;
     const { minDelayMs, maxDelayMs } = options.reconnect ?? {};
     const maxRetries = options.maxRetries ?? options.reconnect?.maxRetries;
     if (options.transport === "capnweb")
-      queueMicrotask(() =>
-        options.onError?.(
-          new Error('transport "capnweb" is not supported; using the cf-websocket transport'),
-        ),
-      );
+      options.onError?.(new Error('transport "capnweb" is not supported; using the cf-websocket transport'));
     const url =
       typeof query === "function"
         ? async () => agentUrl({ ...this.address, query: await this.resolveQuery() })
         : () => agentUrl(this.address);
     const minReconnectionDelay = options.minReconnectionDelay ?? minDelayMs;
     const maxReconnectionDelay = options.maxReconnectionDelay ?? maxDelayMs;
-    this.socket = new ReconnectingWebSocket(url, options.protocols, {
+    const socket = new ReconnectingWebSocket(url, options.protocols, {
       ...(options.WebSocket ? { WebSocket: options.WebSocket } : {}),
       ...definedOnly({
         minReconnectionDelay,
@@ -203,19 +230,24 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
         debug: options.debug,
         debugLogger: options.debugLogger,
       }),
-      startClosed: options.startClosed === true,
+      startClosed: options.startClosed === true || this.closedForGood,
       shouldReconnectOnClose: (e) => this.classifyClose(e as unknown as CloseEvent, maxRetries),
     });
-    this.socket.addEventListener("message", (e) => this.onMessage(e as MessageEvent));
-    this.socket.addEventListener("open", (e) => {
+    this.socket = socket;
+    socket.addEventListener("message", (e) => this.onMessage(e as MessageEvent));
+    socket.addEventListener("open", (e) => {
       this.error = null;
       this.closedForGood = false;
       this.flushCalls();
       this.touch();
       this.emit("open", e);
     });
-    this.socket.addEventListener("close", (e) => this.onClose(e as unknown as CloseEvent));
-    this.socket.addEventListener("error", (e) => this.emit("error", e as unknown as Event));
+    socket.addEventListener("close", (e) => this.onClose(e as unknown as CloseEvent));
+    socket.addEventListener("error", (e) => this.emit("error", e as unknown as Event));
+    const early = this.early;
+    this.early = [];
+    for (const frame of early) socket.send(frame);
+    this.touch();
   }
 
   /** Notified when status, identity, state or the MCP list change (for `useSyncExternalStore`). */
@@ -261,43 +293,64 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
 
   /** `connecting` until the socket opens, `closed` after a close (reconnecting or not). */
   get status(): ConnectionStatus {
-    const s = this.socket.readyState;
+    const s = this.readyState;
     return s === 1 ? "open" : s === 0 ? "connecting" : "closed";
   }
 
   private queryCache: { value: Query; at: number } | undefined;
+  /** The async query's last answer: the cache is dropped on each close, the address stays known. */
+  private lastQuery: Query | undefined;
 
   private async resolveQuery(): Promise<Query> {
     const ttl = this.options.cacheTtl ?? 5 * 60_000;
     const c = this.queryCache;
     if (c && Date.now() - c.at < ttl) return c.value;
     const value = await (this.options.query as () => Query | Promise<Query>)();
+    const wasPending = this.addressPending;
     this.queryCache = { value, at: Date.now() };
+    this.lastQuery = value;
+    // The address is known now: hooks re-render, and `useAgentChat` can load the transcript with the token.
+    if (wasPending) this.touch();
     return value;
   }
 
   /** WebSocket-style ready state (0–3), for code written against the official object. */
   get readyState(): number {
-    return this.socket.readyState;
+    if (this.socket) return this.socket.readyState;
+    return this.closedForGood || this.options.startClosed ? 3 : 0;
   }
 
-  /** The agent's HTTP URL (for `get-messages`). */
+  /** True until an async `query` has resolved once: the address (with its token) is not known yet. */
+  get addressPending(): boolean {
+    return typeof this.options.query === "function" && this.lastQuery === undefined;
+  }
+
+  get [SOCKET_ADDRESS_PENDING](): boolean {
+    return this.addressPending;
+  }
+
+  /**
+   * The agent's HTTP URL (`…/get-messages` with `path`), with the query but without the connection id. `""`
+   * while the address is pending, as the official object answers, so nothing is fetched without the token.
+   */
   getHttpUrl(path?: string): string {
+    if (this.addressPending) return "";
     return agentHttpUrl(
-      { ...this.address, ...(this.queryCache ? { query: this.queryCache.value } : {}) },
+      { ...this.address, ...(this.lastQuery ? { query: this.lastQuery } : {}) },
       path,
     );
   }
 
   /** Sends a raw text frame; buffered while connecting. */
   send(data: string): void {
-    this.socket.send(data);
+    if (this.socket) this.socket.send(data);
+    else this.early.push(data);
   }
 
   /** Optimistic, like the official client: applied and reported at once, never acknowledged. */
   setState(state: State): void {
     this.state = state;
-    this.socket.send(JSON.stringify({ type: "cf_agent_state", state }));
+    this.send(JSON.stringify({ type: "cf_agent_state", state }));
     this.options.onStateUpdate?.(state, "client");
     this.touch();
   }
@@ -329,7 +382,7 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
       this.pending.set(id, p);
       const frame = JSON.stringify({ type: "rpc", id, method, args });
       // Never handed to a socket that is not open: a call rejected while it waits must not run later.
-      if (this.socket.readyState === 1) this.socket.send(frame);
+      if (this.socket?.readyState === 1) this.socket.send(frame);
       else p.unsent = frame;
     });
   }
@@ -337,7 +390,7 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
   private flushCalls() {
     for (const p of this.pending.values()) {
       if (p.unsent === undefined) continue;
-      this.socket.send(p.unsent);
+      this.socket?.send(p.unsent);
       p.unsent = undefined;
     }
   }
@@ -364,14 +417,19 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
   reconnect(): void {
     this.error = null;
     this.closedForGood = false;
-    this.socket.reconnect();
+    if (this.socket) this.socket.reconnect();
+    else {
+      this.connect();
+      if (this.options.startClosed) (this.socket as ReconnectingWebSocket | undefined)?.reconnect();
+    }
   }
 
   /** Closes for good; pending calls reject, and calls made until the next `reconnect()` reject at once. */
   close(code?: number, reason?: string): void {
     this.closedForGood = true;
     this.rejectCalls(() => true);
-    this.socket.close(code, reason);
+    this.early = [];
+    this.socket?.close(code, reason);
   }
 
   private rejectCalls(which: (p: Pending) => boolean) {

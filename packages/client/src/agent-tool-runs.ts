@@ -46,19 +46,53 @@ function defaultStorage(): ProgressStorage | null {
 export class AgentToolRuns {
   private readonly reducer = new AgentToolRunsReducer();
   private readonly store: StoreApi<AgentToolRunsState>;
-  private readonly storage: ProgressStorage | null;
-  private readonly prefix: string;
+  private storage: ProgressStorage | null = null;
+  private prefix = "";
+  private listening: AgentToolRunsOptions["agent"] | undefined;
   private readonly restored = new Map<string, Saved>();
   private readonly merged = new WeakMap<AgentToolRun, AgentToolRun>();
   private disposed = false;
   private readonly onMessage = (e: Event) => this.receive((e as MessageEvent).data);
 
-  constructor(private readonly options: AgentToolRunsOptions) {
-    this.storage = options.storage === undefined ? defaultStorage() : options.storage;
-    this.prefix = `runboard:runs:${options.storageKey ?? options.agent.getHttpUrl?.() ?? "default"}:`;
+  /**
+   * Makes the store. With `attach` (the default) it starts listening at once; `false` makes it without any
+   * IO, storage access or listener until `attach()` (the hook does that in an effect, so a server render never
+   * touches `sessionStorage`).
+   */
+  constructor(
+    private options: AgentToolRunsOptions,
+    attach = true,
+  ) {
     this.store = createStore<AgentToolRunsState>(() => this.compute());
     this.changed = coalesce(options.throttleMs, () => this.publish());
+    if (attach) this.attach();
+  }
+
+  /** Opens the progress storage and starts listening to the agent. */
+  attach(): void {
+    if (this.listening || this.disposed) return;
+    const { options } = this;
+    this.storage = options.storage === undefined ? defaultStorage() : options.storage;
+    this.prefix = `runboard:runs:${options.storageKey ?? options.agent.getHttpUrl?.() ?? "default"}:`;
+    this.listening = options.agent;
     options.agent.addEventListener("message", this.onMessage);
+  }
+
+  /**
+   * Takes the app's latest options; a different `agent` object (a new socket for the same agent) is listened
+   * to from the next `attach()`/`followAgent()` on, and the runs seen so far stay.
+   */
+  setOptions(next: AgentToolRunsOptions): void {
+    this.options = next;
+  }
+
+  /** Moves the listener to `options.agent` when it changed since the last attach. */
+  followAgent(): void {
+    const before = this.listening;
+    if (!before || before === this.options.agent || this.disposed) return;
+    before.removeEventListener("message", this.onMessage);
+    this.listening = this.options.agent;
+    this.listening.addEventListener("message", this.onMessage);
   }
 
   getSnapshot = (): AgentToolRunsState => this.store.getState();
@@ -79,7 +113,8 @@ export class AgentToolRuns {
 
   dispose(): void {
     this.disposed = true;
-    this.options.agent.removeEventListener("message", this.onMessage);
+    this.listening?.removeEventListener("message", this.onMessage);
+    this.listening = undefined;
   }
 
   private receive(data: unknown) {

@@ -7,6 +7,7 @@ import {
   type ChatResponseFrame,
   FrameType,
   findToolCallIdForApproval,
+  getToolName,
   isToolUIPart,
   MessageList,
   parseChunkBody,
@@ -18,6 +19,7 @@ import {
 } from "@runboard/protocol";
 import type { UIMessage } from "ai";
 import { createStore, type StoreApi } from "zustand/vanilla";
+import { SOCKET_ADDRESS_PENDING } from "./agent-client.ts";
 import { AnswersInFlight } from "./answers-in-flight.ts";
 import { ChatQueue } from "./chat-queue.ts";
 import { type ChatSchemas, schemaViolation } from "./chat-schemas.ts";
@@ -34,7 +36,17 @@ export interface ChatAgentLike {
   addEventListener(type: "message" | "open" | "close", fn: (e: Event) => void): void;
   removeEventListener(type: "message" | "open" | "close", fn: (e: Event) => void): void;
   readonly readyState?: number;
+  /** The agent's HTTP URL. The official object's takes no argument and carries the connection id (`_pk`). */
   getHttpUrl?: (path?: string) => string;
+  /** The agent class and instance, handed to `getInitialMessages`. */
+  readonly agent?: string;
+  readonly name?: string;
+}
+
+/** What loading the transcript gave: the messages, or why there are none. Never a rejection. */
+export interface TranscriptResult<M extends UIMessage = UIMessage> {
+  messages?: M[];
+  error?: Error;
 }
 
 export type ChatStatus = "ready" | "submitted" | "streaming" | "error";
@@ -89,10 +101,16 @@ export interface ChatSessionOptions<M extends UIMessage = UIMessage> extends Cha
    * and send them one at a time after each response (AI SDK `experimental_queue`).
    */
   experimental_queue?: boolean;
-  /** Initial transcript. Default: `GET …/get-messages` when the agent has `getHttpUrl`; Think's connect snapshot
-   * replaces it anyway. `null` skips fetching. Also used to read the transcript again after a reconnect finds
-   * that a stream this tab was showing ended while it was away. */
-  getInitialMessages?: null | ((options: { url?: string }) => Promise<M[]>);
+  /**
+   * Initial transcript, called with the agent, the instance name and the agent's HTTP URL (without the
+   * connection id), as the official hook does. Default: `GET <url>/get-messages`; an HTTP failure is reported
+   * through `onError` and counts as no transcript. Not called while the agent's address is pending (an async
+   * `query` still resolving). `null` skips it. Also used to read the transcript again after a reconnect finds
+   * that a stream this tab was showing ended while it was away.
+   */
+  getInitialMessages?:
+    | null
+    | ((options: { agent?: string; name?: string; url?: string }) => Promise<M[]>);
   /** Starting messages, before any fetch. */
   messages?: M[];
   /** Probe for a stream to resume on mount and after reconnects. Default true. */
@@ -100,6 +118,7 @@ export interface ChatSessionOptions<M extends UIMessage = UIMessage> extends Cha
   /** Extra request body fields: an object or a (possibly async) function of nothing. */
   body?: Record<string, unknown> | (() => Record<string, unknown> | Promise<Record<string, unknown>>);
   prepareSendMessagesRequest?: (options: {
+    /** The connection's id (`_pk`), as upstream passes it. */
     id: string;
     messages: readonly M[];
     trigger: "submit-message" | "regenerate-message";
@@ -137,7 +156,14 @@ export interface ChatSessionOptions<M extends UIMessage = UIMessage> extends Cha
   syncMessagesToServer?: boolean;
   /** `data-*` chunks, transient ones included. */
   onData?: (part: { type: string; id?: string; data: unknown; transient?: boolean }) => void;
-  onFinish?: (options: { message: M | undefined; streamId: string }) => void;
+  /** A response ended (not stopped): the message it wrote, the transcript, and how it ended, as AI SDK's. */
+  onFinish?: (options: {
+    message: M | undefined;
+    messages: M[];
+    isAbort: boolean;
+    isDisconnect: boolean;
+    isError: boolean;
+  }) => void;
   /** Wire errors, turn errors, tool failures. Never thrown into the app. */
   onError?: (error: Error) => void;
   /**
@@ -188,6 +214,46 @@ function warnDeprecatedOptions(options: object) {
 
 type ChatEvent = { type: "message" | "open" | "close"; data?: unknown };
 
+/** The agent's address is not known yet (an async `query` still resolving), on our object or the official one. */
+export function isAddressPending(agent: ChatAgentLike): boolean {
+  return (agent as unknown as Record<symbol, unknown>)[SOCKET_ADDRESS_PENDING] === true;
+}
+
+/**
+ * The agent's HTTP URL without the connection id (`_pk`), as the official hook hands it to
+ * `getInitialMessages`; undefined while the address is pending or when the agent has no URL.
+ */
+export function agentBaseUrl(agent: ChatAgentLike): string | undefined {
+  if (isAddressPending(agent)) return undefined;
+  const raw = agent.getHttpUrl?.();
+  if (!raw) return undefined;
+  try {
+    const url = new URL(raw);
+    url.searchParams.delete("_pk");
+    return url.toString();
+  } catch {
+    return undefined;
+  }
+}
+
+/** The connection id (`_pk`) of our `AgentClient` (`id`) or of the official object (`_pk`). */
+function connectionIdOf(agent: ChatAgentLike): string | undefined {
+  const a = agent as { _pk?: unknown; id?: unknown };
+  if (typeof a._pk === "string") return a._pk;
+  return typeof a.id === "string" ? a.id : undefined;
+}
+
+function checkTranscript<M>(messages: unknown): M[] {
+  if (!Array.isArray(messages)) throw new Error("the transcript is not a list of messages");
+  return messages as M[];
+}
+
+/** Why loading failed, in words without the URL (it may carry a token). */
+function loadError(e: unknown): Error {
+  const reason = e instanceof Error ? e.message : String(e);
+  return new Error(`Loading the transcript failed: ${reason}`, { cause: e });
+}
+
 /** The frame types this store handles, so the ones it reports when malformed. */
 const CHAT_FRAME_TYPES = new Set<string>([
   FrameType.chatResponse,
@@ -207,11 +273,27 @@ export class ChatSession<M extends UIMessage = UIMessage> {
   private readonly store: StoreApi<ChatSnapshot<M>>;
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly probeWaiters = new Map<string, Array<(streamId: string | undefined) => void>>();
-  private status: ChatStatus = "ready";
+  /** This tab's own turn failed; `status` stays `"error"` until the next request or `clearError`. */
+  private failed = false;
   private error: Error | undefined;
   private recovering = false;
-  /** The request this tab is waiting on, until its first chunk or its end. */
+  /** The request this tab is sending, until it ends. */
   private localRequest: string | undefined;
+  /** Streams that delivered a frame here: `status` is `"streaming"` for this tab's own ones. */
+  private readonly started = new Set<string>();
+  /** Streams the user stopped: not counted in `status` while the server winds them down. */
+  private readonly stopped = new Set<string>();
+  /** Tool calls handed to `onToolCall` or `execute` (each once), and those whose callback has not returned. */
+  private readonly handedOut = new Set<string>();
+  private readonly toolCallsRunning = new Set<string>();
+  private attached = false;
+  /** A server transcript (a snapshot frame) arrived: a late initial load must not be merged over it. */
+  private snapshotSeen = false;
+  /** `attach()` skipped the load because the address was pending. */
+  private loadWaitsForAddress = false;
+  /** The transcript loaded before `attach()` (the hook's Suspense path). */
+  private seeded: TranscriptResult<M> | undefined;
+  private options: ChatSessionOptions<M>;
   /** Message id each live stream writes to, for snapshot protection. */
   private readonly streamMessage = new Map<string, string>();
   private disposed = false;
@@ -225,8 +307,6 @@ export class ChatSession<M extends UIMessage = UIMessage> {
   /** Approval decisions and tool outputs sent and not yet seen applied, to send again if a drop lost them. */
   private readonly inFlight = new AnswersInFlight();
   private readonly queue = new ChatQueue<M>();
-  /** Only pay for schema checks on the chunk path when the app gave schemas. */
-  private readonly checksSchemas: boolean;
   /** The chat's id (the `id` option, or a random one). */
   readonly id: string;
   private readonly onEvent = (e: Event) => this.receive(e as unknown as ChatEvent);
@@ -242,10 +322,15 @@ export class ChatSession<M extends UIMessage = UIMessage> {
     this.run(this.rm.handle({ type: "socket-close" }));
   };
 
-  constructor(private readonly options: ChatSessionOptions<M>) {
+  /**
+   * Makes the store. With `attach` (the default) it starts listening to the agent and loads the transcript at
+   * once; `false` makes it without any IO, timer or listener until `attach()` (the hooks do that in an effect,
+   * so a server render or a render React discards leaves nothing behind).
+   */
+  constructor(options: ChatSessionOptions<M>, attach = true) {
+    this.options = options;
     this.list = new MessageList(options.messages ?? []);
     this.id = options.id ?? `chat-${nanoid(12)}`;
-    this.checksSchemas = Boolean(options.dataPartSchemas || options.messageMetadataSchema);
     this.rm = new ResumeMachine({ createId: () => nanoid(8), resume: options.resume !== false });
     this.store = createStore<ChatSnapshot<M>>(() => this.compute());
     const throttle =
@@ -254,16 +339,100 @@ export class ChatSession<M extends UIMessage = UIMessage> {
     this.changed = coalesce(throttle, () => {
       if (!this.disposed) this.store.setState(this.compute(), true);
     });
-    warnDeprecatedOptions(options);
-    const { agent } = options;
+    if (attach) this.attach();
+  }
+
+  /** Starts listening to the agent, loads the transcript (unless seeded) and asks for a stream to resume. */
+  attach(): void {
+    if (this.attached || this.disposed) return;
+    this.attached = true;
+    warnDeprecatedOptions(this.options);
+    this.listen(this.options.agent);
+    // Mounted on a socket that is already open: that open is not a reconnect (#1784), but it is this socket.
+    if (this.options.agent.readyState === 1) this.rm.handle({ type: "socket-open" });
+    const seeded = this.seeded;
+    const loaded = seeded ? Promise.resolve(this.reportLoad(seeded)) : this.hydrate();
+    void loaded.then(() => {
+      if (this.disposed) return;
+      if (this.options.resume !== false) this.run(this.rm.handle({ type: "resume" }));
+      // Tool calls a loaded transcript left waiting run once, as after a stream's end.
+      void this.runClientTools();
+    });
+  }
+
+  private listening: ChatAgentLike | undefined;
+
+  private listen(agent: ChatAgentLike) {
+    this.listening = agent;
     agent.addEventListener("message", this.onEvent);
     agent.addEventListener("open", this.onOpen);
     agent.addEventListener("close", this.onClose);
-    // Mounted on a socket that is already open: that open is not a reconnect (#1784), but it is this socket.
-    if (agent.readyState === 1) this.rm.handle({ type: "socket-open" });
-    void this.hydrate().then(() => {
-      if (options.resume !== false && !this.disposed) this.run(this.rm.handle({ type: "resume" }));
-    });
+  }
+
+  private unlisten(agent: ChatAgentLike) {
+    if (this.listening === agent) this.listening = undefined;
+    agent.removeEventListener("message", this.onEvent);
+    agent.removeEventListener("open", this.onOpen);
+    agent.removeEventListener("close", this.onClose);
+  }
+
+  /**
+   * Takes the app's latest options: callbacks, `tools`, `body`, `prepareSendMessagesRequest` and the rest are
+   * read from them at the moment they are used, so nothing goes stale. The hook calls it on every render. A
+   * different `agent` object (a token rotation) is listened to from now on, as a new socket.
+   */
+  setOptions(next: ChatSessionOptions<M>): void {
+    this.options = next;
+    if (this.attached && !this.hookManaged) this.followAgent();
+  }
+
+  /**
+   * Moves the listeners to `options.agent` when it is a different object than the one listened to (a token
+   * rotation gives a new socket for the same thread): the transcript stays, nothing is fetched again. The hook calls it from an effect; `setOptions` calls it itself for direct users.
+   */
+  followAgent(): void {
+    const next = this.options.agent;
+    const before = this.listening;
+    if (!before || next === before || this.disposed) return;
+    // As upstream: the transcript and the stream state stay; the new socket's own connect offers bring any
+    // live stream.
+    this.unlisten(before);
+    this.listen(next);
+  }
+
+  /** Set by the hook, which moves the listeners in an effect rather than during render. */
+  hookManaged = false;
+
+  /**
+   * Uses a transcript loaded before `attach()` (the hook's Suspense path) as if it had just been fetched. No
+   * notification is scheduled: nothing subscribes before the component mounts.
+   */
+  seedTranscript(result: TranscriptResult<M>): void {
+    if (this.seeded || this.attached) return;
+    this.seeded = result;
+    if (result.messages) {
+      this.list.replaceAll(result.messages);
+      this.store.setState(this.compute(), true);
+    }
+  }
+
+  /** Whether `attach()` would load a transcript now: not attached or seeded yet, not opted out, address known. */
+  get wantsInitialTranscript(): boolean {
+    const { getInitialMessages, agent } = this.options;
+    if (this.attached || this.seeded || getInitialMessages === null || isAddressPending(agent)) return false;
+    return getInitialMessages !== undefined || agentBaseUrl(agent) !== undefined;
+  }
+
+  /** Loads the transcript the way `attach()` would, without applying it (the hook caches it for Suspense). */
+  loadInitialTranscript(): Promise<TranscriptResult<M>> {
+    return this.loadTranscript().then(
+      (messages) => (messages ? { messages } : {}),
+      (e: unknown) => ({ error: loadError(e) }),
+    );
+  }
+
+  private reportLoad(result: TranscriptResult<M>) {
+    if (result.error) this.fail(result.error);
   }
 
   // ───────────────────────────── store ─────────────────────────────
@@ -272,13 +441,53 @@ export class ChatSession<M extends UIMessage = UIMessage> {
 
   subscribe = (fn: () => void): (() => void) => this.store.subscribe(fn);
 
+  /**
+   * As the official hook: `submitted` from a request of this tab, a tool result or approval awaiting its
+   * continuation, or a stream found by a resume probe, until its first content chunk; `streaming` while it
+   * delivers. The wait for the answer to a resume probe stays `ready`, as upstream's. Streams of other tabs and of the server
+   * show as `isServerStreaming` instead, and so do client tool calls still running here.
+   */
+  private currentStatus(): ChatStatus {
+    if (this.failed) return "error";
+    let waiting = this.localRequest !== undefined && !this.stopped.has(this.localRequest);
+    for (const [id, origin] of this.rm.activeStreams) {
+      if (origin === "observed" || this.stopped.has(id)) continue;
+      if (this.started.has(id)) return "streaming";
+      waiting = true;
+    }
+    return waiting || this.rm.isToolContinuation ? "submitted" : "ready";
+  }
+
+  private serverStreaming(): boolean {
+    for (const [id, origin] of this.rm.activeStreams)
+      if (origin === "observed" && !this.stopped.has(id)) return true;
+    return this.hasPendingClientToolCalls();
+  }
+
+  /** A client tool call of the last message is running here, or will (its tool has `execute`). */
+  private hasPendingClientToolCalls(): boolean {
+    const last = this.list.messages.at(-1);
+    if (last?.role !== "assistant") return false;
+    const { tools } = this.options;
+    if (!tools && this.toolCallsRunning.size === 0) return false;
+    const confirm = this.confirmationTools();
+    for (const p of last.parts) {
+      if (!isToolUIPart(p) || p.state !== "input-available") continue;
+      const name = getToolName(p as ToolPartLike);
+      if (confirm.includes(name)) continue;
+      if (this.toolCallsRunning.has((p as ToolPartLike).toolCallId) || tools?.[name]?.execute) return true;
+    }
+    return false;
+  }
+
   private compute(): ChatSnapshot<M> {
-    const isServerStreaming = this.rm.isServerStreaming;
+    const isServerStreaming = this.serverStreaming();
+    const status = this.currentStatus();
     return {
       messages: this.list.messages as readonly M[],
-      status: this.status,
+      status,
       error: this.error,
-      isStreaming: this.status === "streaming" || this.status === "submitted" || isServerStreaming,
+      isStreaming: status === "streaming" || isServerStreaming,
       isServerStreaming,
       isToolContinuation: this.rm.isToolContinuation,
       isRecovering: this.recovering,
@@ -292,7 +501,7 @@ export class ChatSession<M extends UIMessage = UIMessage> {
   private fail(error: Error, turnFailed = false) {
     if (turnFailed) {
       this.error = error;
-      this.status = "error";
+      this.failed = true;
     }
     this.options.onError?.(error);
   }
@@ -348,36 +557,51 @@ export class ChatSession<M extends UIMessage = UIMessage> {
 
   private response(f: ChatResponseFrame) {
     const route = this.rm.route(f);
-    if (!route.accept) return;
+    if (!route.accept) {
+      // The bare `done` after an error frame: the stream already ended, the turn ends now.
+      if (f.done && !f.error && this.turnErrors.has(f.id)) this.turnEnded(f, "error");
+      return;
+    }
     // Read before the route's commands run: a terminal frame's `stream-ended` forgets the stream's message.
     const streamMessageId = this.streamMessage.get(f.id);
     this.run(route.commands, false);
-    if (f.id === this.localRequest && this.status === "submitted") this.status = "streaming";
     const own = f.id === this.localRequest;
     if (f.error) {
       if (own) this.queue.pause();
       this.list.endStream(f.id);
+      this.streamMessage.delete(f.id);
       this.endLocal(f.id);
-      this.fail(new Error(f.body || "Stream error"), route.origin === "local");
-      this.turnEnded(f, "error");
-      return this.changed();
+      // A turn this tab asked for (its own, a resumed one, a continuation) fails visibly, as upstream's
+      // transport errors the stream; another tab's or the server's own turn fails there, not here.
+      if (route.origin !== "observed")
+        this.fail(new Error(f.body || "Stream error"), !this.stopped.has(f.id));
+      // An error without `done` is followed by a bare `done` carrying the turn's message ids: the turn is
+      // reported ended then, with this error.
+      if (f.done) this.turnEnded(f, "error");
+      else this.rememberTurnError(f.id, f.body);
+      this.changed();
+      return this.changed.flush();
     }
     if (f.body) {
       const parsed = parseChunkBody(f.body);
       const violation =
-        this.checksSchemas && parsed.kind === "chunk"
+        (this.options.dataPartSchemas || this.options.messageMetadataSchema) && parsed.kind === "chunk"
           ? schemaViolation(parsed.chunk, this.options)
           : undefined;
       if (parsed.kind === "error") this.fail(new Error(`chat stream ${f.id}: ${parsed.reason}`));
       else if (violation) this.fail(new Error(`chat stream ${f.id}: ${violation}`));
       else if (parsed.kind === "chunk") {
+        // Upstream's status turns `streaming` at the first chunk with content, not at `start`/`start-step`.
+        if (parsed.chunk.type !== "start" && parsed.chunk.type !== "start-step") this.started.add(f.id);
         const out = this.list.applyChunk(f.id, parsed.chunk, {
           continuation: f.continuation === true,
           replay: f.replay === true,
         });
         if (out.messageId) this.streamMessage.set(f.id, out.messageId);
-        if (out.effect.kind === "data")
-          this.options.onData?.({ ...out.effect.part, transient: out.effect.transient });
+        if (out.effect.kind === "data") {
+          const part = { ...out.effect.part, transient: out.effect.transient };
+          this.callApp("onData", () => this.options.onData?.(part));
+        }
       }
     }
     if (f.done) {
@@ -388,7 +612,14 @@ export class ChatSession<M extends UIMessage = UIMessage> {
       this.turnEnded(f, f.outcome === "aborted" || f.outcome === "skipped" ? f.outcome : "completed");
       if (f.outcome !== "aborted") {
         const message = this.list.messages.find((m) => m.id === messageId) as M | undefined;
-        this.options.onFinish?.({ message, streamId: f.id });
+        const finish = {
+          message,
+          messages: this.list.messages.slice() as M[],
+          isAbort: false,
+          isDisconnect: false,
+          isError: false,
+        };
+        this.callApp("onFinish", () => this.options.onFinish?.(finish));
         void this.runClientTools().then(() => this.afterResponse());
       } else if (own) this.queue.pause();
     }
@@ -397,14 +628,49 @@ export class ChatSession<M extends UIMessage = UIMessage> {
     if (f.done) this.changed.flush();
   }
 
+  /** Errors of streams ended by an error frame without `done`, until their `done` comes (bounded). */
+  private readonly turnErrors = new Map<string, string>();
+
+  private rememberTurnError(id: string, body: string) {
+    this.turnErrors.set(id, body);
+    if (this.turnErrors.size > 256) this.turnErrors.delete(this.turnErrors.keys().next().value as string);
+  }
+
   private turnEnded(f: ChatResponseFrame, outcome: "completed" | "error" | "aborted" | "skipped") {
-    this.options.onTurnEnd?.({
+    const earlier = this.turnErrors.get(f.id);
+    this.turnErrors.delete(f.id);
+    const error = f.error ? f.body : earlier;
+    const event = {
       requestId: f.id,
       ...(f.messageIds ? { messageIds: f.messageIds } : {}),
-      outcome: f.error ? "error" : outcome,
-      ...(f.error ? { error: f.body } : {}),
+      outcome: error !== undefined ? ("error" as const) : outcome,
+      ...(error !== undefined ? { error } : {}),
       replay: f.replay === true,
-    });
+    };
+    this.callApp("onTurnEnd", () => this.options.onTurnEnd?.(event));
+  }
+
+  /**
+   * Runs one of the app's callbacks. What it throws is reported through `onError` and goes no further: it must
+   * not reach the socket's handler and stop the stream.
+   */
+  private callApp(name: string, fn: () => unknown): void {
+    try {
+      const r = fn();
+      if (r && typeof (r as Promise<unknown>).then === "function")
+        (r as Promise<unknown>).then(undefined, (e: unknown) => this.appFailed(name, e));
+    } catch (e) {
+      this.appFailed(name, e);
+    }
+  }
+
+  private appFailed(name: string, e: unknown) {
+    const error = e instanceof Error ? e : new Error(String(e));
+    try {
+      this.options.onError?.(new Error(`${name} threw: ${error.message}`, { cause: error }));
+    } catch {
+      // An onError that throws too has nowhere left to report to.
+    }
   }
 
   /** A response ended: the next queued message goes out, or `sendAutomaticallyWhen` may send again. */
@@ -421,13 +687,24 @@ export class ChatSession<M extends UIMessage = UIMessage> {
 
   private async autoSend() {
     const when = this.options.sendAutomaticallyWhen;
-    if (!when || this.disposed || this.status === "submitted" || this.status === "streaming") return;
-    if (await when({ messages: this.list.messages.slice() as M[] })) await this.request("submit-message");
+    if (!when || this.disposed || this.isRequesting()) return;
+    let send = false;
+    try {
+      send = await when({ messages: this.list.messages.slice() as M[] });
+    } catch (e) {
+      this.appFailed("sendAutomaticallyWhen", e);
+    }
+    if (send) await this.request("submit-message");
   }
 
   /** A request of ours is running, or the assistant waits for a tool result or an approval. */
+  private isRequesting(): boolean {
+    const status = this.currentStatus();
+    return status === "submitted" || status === "streaming";
+  }
+
   private busy(): boolean {
-    if (this.status === "submitted" || this.status === "streaming") return true;
+    if (this.isRequesting()) return true;
     const last = this.list.messages.at(-1);
     return (
       last?.role === "assistant" &&
@@ -438,9 +715,7 @@ export class ChatSession<M extends UIMessage = UIMessage> {
   }
 
   private endLocal(id: string) {
-    if (this.localRequest !== id) return;
-    this.localRequest = undefined;
-    if (this.status !== "error") this.status = "ready";
+    if (this.localRequest === id) this.localRequest = undefined;
   }
 
   /**
@@ -449,20 +724,45 @@ export class ChatSession<M extends UIMessage = UIMessage> {
    * server has already split the turn (Think persists continuations separately) and its version is right.
    */
   private snapshot(messages: M[]) {
+    this.snapshotSeen = true;
     const next = messages.slice();
     const local = this.list.messages;
-    for (const id of new Set(this.streamMessage.values())) {
-      const mine = local.find((m) => m.id === id);
+    for (const [streamId, id] of this.streamMessage) {
+      const mineAt = local.findIndex((m) => m.id === id);
+      const mine = local[mineAt];
       if (!mine) continue;
       const at = next.findIndex((m) => m.id === id);
-      if (at < 0) next.push(mine as M);
-      else {
+      if (at < 0) {
+        const renamed = this.serverCopyOf(mineAt, next);
+        if (renamed) {
+          // The server stored this reply under its own id (a reply without a `start` id, or renamed): one
+          // message, the server's, which the rest of the stream now writes to.
+          this.list.rebindStream(streamId, renamed.id);
+          this.streamMessage.set(streamId, renamed.id);
+        } else next.push(mine as M);
+      } else {
         const laterAssistant = next.slice(at + 1).some((m) => m.role === "assistant");
         if (!laterAssistant && (next[at] as M).parts.length < mine.parts.length) next[at] = mine as M;
       }
     }
     this.list.replaceAll(next);
   }
+
+  /**
+   * The server's copy of the local assistant message at `mineAt`, when a snapshot holds it under another id:
+   * the message before it here is there too, followed by an assistant message this tab does not know.
+   */
+  private serverCopyOf(mineAt: number, next: readonly M[]): M | undefined {
+    const local = this.list.messages;
+    if (local[mineAt]?.role !== "assistant") return undefined;
+    const anchor = local[mineAt - 1];
+    if (!anchor) return undefined;
+    const a = next.findIndex((m) => m.id === anchor.id);
+    const candidate = a < 0 ? undefined : next[a + 1];
+    if (candidate?.role !== "assistant" || local.some((m) => m.id === candidate.id)) return undefined;
+    return candidate;
+  }
+
 
   /** Executes resume-machine commands. */
   private run(commands: ResumeCommand[], notify = true) {
@@ -493,6 +793,8 @@ export class ChatSession<M extends UIMessage = UIMessage> {
         case "stream-ended":
           this.list.endStream(c.streamId);
           this.streamMessage.delete(c.streamId);
+          this.started.delete(c.streamId);
+          this.stopped.delete(c.streamId);
           this.endLocal(c.streamId);
           if (c.reason === "idle") this.resyncDue = true;
           break;
@@ -511,30 +813,64 @@ export class ChatSession<M extends UIMessage = UIMessage> {
   // ───────────────────────────── hydrate ─────────────────────────────
 
   private async hydrate() {
-    try {
-      const messages = await this.loadTranscript();
-      // A stream or a snapshot that arrived meanwhile is newer than this answer.
-      if (messages && !this.disposed && this.list.length === 0 && this.streamMessage.size === 0) {
-        this.list.replaceAll(messages);
-        this.changed();
-      }
-    } catch (e) {
-      this.fail(new Error(`Loading the transcript failed: ${e instanceof Error ? e.message : String(e)}`));
+    if (this.addressPending()) {
+      // Nothing is fetched without the address's token; `loadWhenAddressReady` runs it once it is known.
+      this.loadWaitsForAddress = true;
+      return;
     }
+    const result = await this.loadInitialTranscript();
+    if (this.disposed) return;
+    this.reportLoad(result);
+    if (!result.messages) return;
+    if (this.list.length === 0 && this.streamMessage.size === 0) this.list.replaceAll(result.messages);
+    else if (!this.snapshotSeen) {
+      // Sent (or streamed) before the transcript came: keep that, with the older messages in front of it.
+      const here = new Set(this.list.messages.map((m) => m.id));
+      const missing = result.messages.filter((m) => !here.has(m.id));
+      if (missing.length > 0) this.list.replaceAll([...missing, ...(this.list.messages as M[])]);
+    }
+    this.changed();
+  }
+
+  /**
+   * Loads the transcript that `attach()` skipped while the agent's address was pending (an async `query`
+   * still resolving). The hook calls it after each render; without a skipped load it does nothing.
+   */
+  loadWhenAddressReady(): void {
+    if (!this.loadWaitsForAddress || this.disposed || this.addressPending()) return;
+    this.loadWaitsForAddress = false;
+    void this.hydrate().then(() => this.runClientTools());
+  }
+
+  private addressPending(): boolean {
+    const { agent, getInitialMessages } = this.options;
+    if (getInitialMessages === null) return false;
+    return isAddressPending(agent);
   }
 
   /** The server's transcript: the app's `getInitialMessages`, else `GET …/get-messages`; none when opted out. */
   private async loadTranscript(): Promise<M[] | undefined> {
     const { getInitialMessages, agent } = this.options;
-    if (getInitialMessages === null) return undefined;
-    const url = agent.getHttpUrl?.("get-messages");
-    if (getInitialMessages) return getInitialMessages(url === undefined ? {} : { url });
+    if (getInitialMessages === null || isAddressPending(agent)) return undefined;
+    const url = agentBaseUrl(agent);
+    if (getInitialMessages) {
+      const messages = await getInitialMessages({
+        ...(agent.agent === undefined ? {} : { agent: agent.agent }),
+        ...(agent.name === undefined ? {} : { name: agent.name }),
+        ...(url === undefined ? {} : { url }),
+      });
+      return checkTranscript(messages);
+    }
     if (!url) return undefined;
-    const res = await fetch(url, {
+    const target = new URL(url);
+    target.pathname = `${target.pathname.replace(/\/$/, "")}/get-messages`;
+    const res = await fetch(target, {
       ...(this.options.credentials ? { credentials: this.options.credentials } : {}),
       ...(this.options.headers ? { headers: this.options.headers } : {}),
     });
-    return res.ok ? ((await res.json()) as M[]) : undefined;
+    if (!res.ok) throw new Error(`HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ""}`);
+    const text = await res.text();
+    return text.trim() ? checkTranscript(JSON.parse(text)) : [];
   }
 
   /**
@@ -632,7 +968,7 @@ export class ChatSession<M extends UIMessage = UIMessage> {
   async experimental_sendQueuedMessageNow(id: string): Promise<void> {
     const m = this.queue.take(id);
     if (!m) return;
-    if (this.status === "submitted" || this.status === "streaming") this.stop();
+    if (this.isRequesting()) this.stop();
     this.queue.resume();
     this.list.upsert(m);
     await this.request("submit-message");
@@ -640,9 +976,9 @@ export class ChatSession<M extends UIMessage = UIMessage> {
 
   /** Clears `error` (and an `error` status) without sending anything. */
   clearError(): void {
-    if (!this.error && this.status !== "error") return;
+    if (!this.error && !this.failed) return;
     this.error = undefined;
-    if (this.status === "error") this.status = "ready";
+    this.failed = false;
     this.changed();
   }
 
@@ -659,9 +995,9 @@ export class ChatSession<M extends UIMessage = UIMessage> {
   private async request(trigger: "submit-message" | "regenerate-message", perCall?: Record<string, unknown>) {
     const id = nanoid(8);
     this.error = undefined;
-    this.status = "submitted";
+    this.failed = false;
     this.localRequest = id;
-    this.run(this.rm.handle({ type: "local-request", id }));
+    this.changed();
     try {
       const { body, prepareSendMessagesRequest, tools } = this.options;
       const extra: Record<string, unknown> = { ...(typeof body === "function" ? await body() : body) };
@@ -669,8 +1005,26 @@ export class ChatSession<M extends UIMessage = UIMessage> {
       if (clientTools) extra.clientTools = clientTools;
       const messages = this.list.messages as readonly M[];
       if (prepareSendMessagesRequest)
-        Object.assign(extra, (await prepareSendMessagesRequest({ id, messages, trigger, body: extra })).body);
+        Object.assign(
+          extra,
+          (
+            await prepareSendMessagesRequest({
+              // As upstream: the connection's id (`_pk`).
+              id: connectionIdOf(this.options.agent) ?? id,
+              messages,
+              trigger,
+              body: extra,
+            })
+          ).body,
+        );
       const payload = { messages, trigger, ...extra, ...perCall };
+      // Only now a stream: a body or prepare callback that fails must not leave one waiting forever.
+      if (this.localRequest !== id || this.disposed || this.stopped.has(id)) {
+        this.stopped.delete(id);
+        this.endLocal(id);
+        return;
+      }
+      this.run(this.rm.handle({ type: "local-request", id }), false);
       this.options.agent.send(
         JSON.stringify({
           type: "cf_agent_use_chat_request",
@@ -688,8 +1042,11 @@ export class ChatSession<M extends UIMessage = UIMessage> {
   /** Stops whatever stream is live: this tab's turn, a continuation, a resumed or observed stream. */
   stop(): void {
     this.queue.pause();
+    // `status` is ready at once, as upstream's; the streams stay open here until the server ends them, so the
+    // transcript keeps what the server stores.
+    for (const id of this.rm.activeStreams.keys()) this.stopped.add(id);
+    if (this.localRequest) this.stopped.add(this.localRequest);
     this.run(this.rm.handle({ type: "stop" }));
-    if (this.localRequest) this.status = "ready";
     this.changed();
   }
 
@@ -728,13 +1085,16 @@ export class ChatSession<M extends UIMessage = UIMessage> {
     );
     // A denial or failure ends the turn there: upstream never auto-continues after `output-error` (§4.3).
     const autoContinue = !error && this.options.autoContinueAfterToolResult !== false;
+    const clientTools = extractClientToolSchemas(this.options.tools);
     const frame = JSON.stringify({
       type: "cf_agent_tool_result",
       toolCallId: o.toolCallId,
-      toolName: o.toolName ?? part.type.slice("tool-".length),
+      toolName: o.toolName ?? getToolName(part),
       output: o.output,
       ...(error ? { state: "output-error", errorText } : {}),
       autoContinue,
+      // The tools the server may call next, as with a request: the continuation is a new model step.
+      ...(clientTools ? { clientTools } : {}),
     });
     this.answered.add(o.toolCallId);
     if (part.state === "input-available")
@@ -771,7 +1131,7 @@ export class ChatSession<M extends UIMessage = UIMessage> {
     if (last?.role !== "assistant") return ids;
     const names = this.confirmationTools();
     for (const p of last.parts)
-      if (isToolUIPart(p) && p.state === "input-available" && names.includes(p.type.slice("tool-".length)))
+      if (isToolUIPart(p) && p.state === "input-available" && names.includes(getToolName(p as ToolPartLike)))
         ids.add((p as ToolPartLike).toolCallId);
     return ids;
   }
@@ -833,10 +1193,7 @@ export class ChatSession<M extends UIMessage = UIMessage> {
     if (this.disposed) return;
     if (this.options.cancelOnClientAbort) this.run(this.rm.handle({ type: "stop" }), false);
     this.disposed = true;
-    const { agent } = this.options;
-    agent.removeEventListener("message", this.onEvent);
-    agent.removeEventListener("open", this.onOpen);
-    agent.removeEventListener("close", this.onClose);
+    if (this.listening) this.unlisten(this.listening);
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
   }
@@ -865,39 +1222,59 @@ export class ChatSession<M extends UIMessage = UIMessage> {
   }
 
   /**
-   * After a stream ends, tool calls of the last assistant message still waiting for input go to `onToolCall`,
-   * or to the tool's own `execute`. Only when the transcript ends with that assistant message (a later user
-   * message means the turn moved on).
+   * Tool calls of the last assistant message still waiting for input go to `onToolCall`, or to the tool's own
+   * `execute`, once each: after a stream ends and after a transcript is loaded (a call left waiting when the
+   * page closed). Only when the transcript ends with that assistant message (a later user message means the
+   * turn moved on) and nothing streams here. A tool that throws answers with `output-error`; an `onToolCall`
+   * that throws is reported through `onError` and the call stays the app's to answer.
    */
   private async runClientTools() {
+    if (this.disposed || !this.attached || this.isRequesting()) return;
+    for (const [, origin] of this.rm.activeStreams) if (origin === "observed") return;
     const last = this.list.messages.at(-1);
     if (last?.role !== "assistant") return;
+    const calls: Array<{ toolCallId: string; toolName: string; input: unknown }> = [];
     for (const p of last.parts) {
       if (!isToolUIPart(p)) continue;
-      const part = p as ToolPartLike & { type: string };
+      const part = p as ToolPartLike;
       if (part.state !== "input-available" || this.answered.has(part.toolCallId)) continue;
-      const toolName = part.type.slice("tool-".length);
-      const call = { toolCallId: part.toolCallId, toolName, input: part.input };
-      // A call a human must answer is never run for them, even when the tool has `execute`.
-      const execute = this.confirmationTools().includes(toolName)
-        ? undefined
-        : this.options.tools?.[toolName]?.execute;
+      if (this.handedOut.has(part.toolCallId)) continue;
+      this.handedOut.add(part.toolCallId);
+      calls.push({ toolCallId: part.toolCallId, toolName: getToolName(part), input: part.input });
+    }
+    await Promise.all(calls.map((call) => this.runClientTool(call)));
+  }
+
+  private async runClientTool(call: { toolCallId: string; toolName: string; input: unknown }) {
+    const { toolCallId, toolName } = call;
+    const { onToolCall } = this.options;
+    if (onToolCall) {
+      this.toolCallsRunning.add(toolCallId);
+      this.changed();
       try {
-        if (this.options.onToolCall)
-          await this.options.onToolCall({
-            toolCall: call,
-            addToolOutput: (o) => this.addToolOutput({ ...o, toolName }),
-          });
-        else if (execute)
-          this.addToolOutput({ toolCallId: call.toolCallId, toolName, output: await execute(call.input) });
+        await onToolCall({ toolCall: call, addToolOutput: (o) => this.addToolOutput({ ...o, toolName }) });
       } catch (e) {
-        this.addToolOutput({
-          toolCallId: call.toolCallId,
-          toolName,
-          state: "output-error",
-          errorText: e instanceof Error ? e.message : String(e),
-        });
+        this.appFailed("onToolCall", e);
+      } finally {
+        this.toolCallsRunning.delete(toolCallId);
+        this.changed();
       }
+      return;
+    }
+    // A call a human must answer is never run for them, even when the tool has `execute`.
+    if (this.confirmationTools().includes(toolName)) return;
+    const execute = this.options.tools?.[toolName]?.execute;
+    if (!execute) return;
+    try {
+      this.addToolOutput({ toolCallId, toolName, output: await execute(call.input) });
+    } catch (e) {
+      this.addToolOutput({
+        toolCallId,
+        toolName,
+        state: "output-error",
+        errorText: e instanceof Error ? e.message : String(e),
+      });
     }
   }
+
 }

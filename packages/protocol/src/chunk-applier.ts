@@ -276,6 +276,7 @@ function applyToolChunk(target: PartsTarget, ctx: PartContext, c: Chunk): PartsE
 
 function newToolPart(c: Chunk): Part {
   const toolName = String(c.toolName ?? "");
+  // `toolName` on static parts too: the server stores its copy with it, and a snapshot then matches.
   const part: MutablePart = {
     type: c.dynamic === true ? "dynamic-tool" : `tool-${toolName}`,
     toolCallId: c.toolCallId,
@@ -306,7 +307,10 @@ export function updateToolPart(target: PartsTarget, index: number, ctx: PartCont
       const text = (ctx.inputText.get(id) ?? "") + String(c.inputTextDelta ?? "");
       ctx.inputText.set(id, text);
       const partial = parsePartialJson(text);
-      if (partial !== undefined) target.writable(index).input = partial;
+      const p = target.writable(index);
+      // The text so far, beside its parse, while the input streams (the AI SDK's `rawInput`).
+      p.rawInput = text;
+      if (partial !== undefined) p.input = partial;
       return APPLIED;
     }
     case "tool-input-available": {
@@ -314,6 +318,7 @@ export function updateToolPart(target: PartsTarget, index: number, ctx: PartCont
       const p = target.writable(index);
       p.state = "input-available";
       p.input = normalizeToolInput(c.input);
+      delete p.rawInput;
       if (c.providerExecuted !== undefined) p.providerExecuted = c.providerExecuted;
       if (c.title !== undefined) p.title = c.title;
       ctx.inputText.delete(c.toolCallId as string);

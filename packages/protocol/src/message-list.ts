@@ -186,6 +186,15 @@ export class MessageList {
     return { continuation: true, messageId: ended.messageId, base: ended.base };
   }
 
+  /**
+   * Points stream `streamId` at another message: the server stored the message it writes under another id
+   * than this client gave it (a reply without a `start` id), and a snapshot brought the server's copy.
+   */
+  rebindStream(streamId: string, messageId: string): void {
+    const s = this.streams.get(streamId);
+    if (s) s.messageId = messageId;
+  }
+
   /** Drops every stream (clear, a full snapshot that replaces the transcript). */
   endAllStreams(): void {
     this.streams.clear();

@@ -228,6 +228,21 @@ function eventShape(ev: unknown): string | undefined {
 // Marker: an event kind from a newer server is not an error, the frame is passed through as unknown.
 const UNKNOWN_EVENT = "\0unknown-event-kind";
 
+const chatResponseFields = fields(
+  "id:s body:s done:b error:b? continuation:b? replay:b? replayComplete:b?",
+);
+const chatErrorFields = fields("id:s body:s error:b continuation:b? replay:b? replayComplete:b?");
+/**
+ * An error frame is terminal with or without `done` (the server may send `{error:true}` and a bare `{done:true}`
+ * after it): one without `done` is read as `done: false`, so it still ends the stream with its error.
+ */
+function chatResponse(o: Record<string, unknown>): string | undefined {
+  if (o.error !== true || o.done !== undefined) return chatResponseFields(o);
+  const reason = chatErrorFields(o);
+  if (reason === undefined) o.done = false;
+  return reason;
+}
+
 const serverChecks: Record<string, Check> = {
   cf_agent_identity: fields("name:s agent:s stateFollows:b?"),
   cf_agent_state: (o) => has(o, "state"),
@@ -236,9 +251,7 @@ const serverChecks: Record<string, Check> = {
   rpc: rpcResponse,
   cf_agent_session: (o) => str(o, "phase"),
   cf_agent_session_error: (o) => str(o, "error"),
-  cf_agent_use_chat_response: fields(
-    "id:s body:s done:b error:b? continuation:b? replay:b? replayComplete:b?",
-  ),
+  cf_agent_use_chat_response: chatResponse,
   cf_agent_chat_messages: messagesCheck,
   cf_agent_chat_clear: () => undefined,
   cf_agent_message_updated: (o) => {

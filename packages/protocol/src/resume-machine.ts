@@ -89,7 +89,9 @@ export class ResumeMachine {
   private epoch = 0;
   private closedSinceOpen = false;
   private acked = new Set<string>();
-  private probe: { id: string; sentOn: number } | undefined;
+  private probe: { id: string; sentOn: number; continuationOwed?: boolean } | undefined;
+  /** Whether the socket is open: a request made while it is not goes out on the next one. */
+  private socketOpen = false;
   private readonly streams = new Map<string, ActiveStream>();
   private readonly ended = new Set<string>();
   private expectingContinuation = false;
@@ -130,6 +132,7 @@ export class ResumeMachine {
         return this.onOpen();
       case "socket-close":
         this.closedSinceOpen = true;
+        this.socketOpen = false;
         // Acknowledgements belong to a socket; the next one must ACK again to get a replay.
         this.acked = new Set();
         return [];
@@ -137,12 +140,21 @@ export class ResumeMachine {
         return this.startProbe();
       case "local-request":
         this.ended.delete(input.id);
-        this.streams.set(input.id, { origin: "local", epoch: this.epoch });
+        // Sent while no socket is open, the request leaves on the next one: it belongs to that socket's epoch
+        // (an idle answer to a probe queued before it must not end it).
+        this.streams.set(input.id, { origin: "local", epoch: this.socketOpen ? this.epoch : -1 });
         return [{ type: "stream-started", streamId: input.id, origin: "local" }];
       case "expect-continuation":
         this.expectingContinuation = true;
+        // A probe already in flight was asked before the continuation was owed: its idle answer says nothing
+        // about it, so ask again once it is answered.
+        if (this.probe) this.probe.continuationOwed = true;
         return this.startProbe();
       case "stop":
+        // The continuation is no longer awaited (upstream clears `isToolContinuation` on stop); its stream, if
+        // it has started, is cancelled with the others below.
+        this.expectingContinuation = false;
+        this.continuationId = undefined;
         return [...this.streams.keys()].map((id) => ({
           type: "send" as const,
           frame: { type: "cf_agent_chat_request_cancel" as const, id },
@@ -205,6 +217,8 @@ export class ResumeMachine {
 
   private onOpen(): ResumeCommand[] {
     this.epoch++;
+    this.socketOpen = true;
+    for (const s of this.streams.values()) if (s.epoch === -1) s.epoch = this.epoch;
     if (!this.closedSinceOpen) return [];
     this.closedSinceOpen = false;
     if (this.probe) {
@@ -245,16 +259,20 @@ export class ResumeMachine {
       case "cf_agent_stream_resume_none": {
         // A reply to an older probe says nothing about now.
         if (frame.probeId !== undefined && frame.probeId !== this.probe?.id) return [];
+        const owed = this.probe?.continuationOwed === true;
         const out = this.settle("none");
         if (frame.reason === "idle" && frame.probeId !== undefined) {
           // The only authoritative "nothing is streaming": streams we still think are live ended unseen.
           for (const [id, s] of this.streams) {
-            if (s.origin === "local" && s.epoch === this.epoch) continue;
+            if (s.origin === "local" && (s.epoch === this.epoch || s.epoch === -1)) continue;
             out.push(...this.end(id, "idle"));
           }
-          this.expectingContinuation = false;
-          this.continuationId = undefined;
+          if (!owed) {
+            this.expectingContinuation = false;
+            this.continuationId = undefined;
+          }
         }
+        if (owed && this.expectingContinuation) out.push(...this.startProbe());
         return out;
       }
       case "cf_agent_stream_pending":
@@ -305,7 +323,7 @@ export class ResumeMachine {
     // and recovered the turn under another id: found by the fault suites, the spinner never stopped). The
     // reconnect's probe was answered with the stream that just ended, so ask again: the server answers idle
     // (ending it), or offers it, or says it is queued.
-    const stale = [...this.streams.values()].some((s) => s.epoch !== this.epoch);
+    const stale = [...this.streams.values()].some((s) => s.epoch !== this.epoch && s.epoch !== -1);
     if (reason !== "idle" && stale) out.push(...this.startProbe());
     return out;
   }

@@ -6,6 +6,7 @@ import type { UIMessage } from "ai";
 import { StrictMode } from "react";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
+import { renderSettled } from "../test/support/render.tsx";
 import { useAgent } from "./use-agent.ts";
 import { type UseAgentChatResult, useAgentChat } from "./use-agent-chat.ts";
 import { type UseAgentToolEventsResult, useAgentToolEvents } from "./use-agent-tool-events.ts";
@@ -63,7 +64,7 @@ describe("hooks", () => {
     timeout: 20_000,
   }, async () => {
     const box: Box = { name: room() };
-    render(
+    await renderSettled(
       <StrictMode>
         <OurChat box={box} />
       </StrictMode>,
@@ -79,7 +80,7 @@ describe("hooks", () => {
 
   it("useAgentChat works with the official useAgent object", { timeout: 20_000 }, async () => {
     const box: Box = { name: room() };
-    render(<OfficialAgentOurChat box={box} />);
+    await renderSettled(<OfficialAgentOurChat box={box} />);
     await act(async () => {
       await new Promise((r) => setTimeout(r, 100));
     });
@@ -93,12 +94,14 @@ describe("hooks", () => {
 
   it("useAgentToolEvents shows the research run beside its tool call", { timeout: 20_000 }, async () => {
     const box: Box = { name: room() };
-    render(
+    await renderSettled(
       <StrictMode>
         <OurChat box={box} />
       </StrictMode>,
     );
     await act(() => box.chat?.sendMessage({ text: "research durable objects for me" }));
+    await new Promise((r) => setTimeout(r, 3000));
+    console.log("DBGX", box.chat?.status, JSON.stringify(box.chat?.messages).slice(0, 1500));
     await until(() => box.chat?.status === "ready" && textOf(box.chat.messages.at(-1)).endsWith("Done."));
     const call = box.chat?.messages.at(-1)?.parts.find((p) => p.type === "tool-research") as {
       toolCallId: string;

@@ -1,23 +1,38 @@
 /**
- * Objects a hook owns (a connection, a store) outlive React StrictMode's mount → unmount → mount: the
- * cleanup only schedules the disposal, and the next mount cancels it. A real unmount disposes on the next tick.
+ * How a hook owns an object (a connection, a store). The object is made during render without any IO, so a
+ * server render or a render React throws away (Suspense, StrictMode, concurrent rendering) leaves nothing
+ * behind; it is started in an effect. StrictMode's mount → unmount → mount keeps it: the cleanup only
+ * schedules the disposal and the next mount cancels it. A real unmount, or a new key, disposes it on the
+ * next tick.
  */
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useSyncExternalStore } from "react";
 
-export function useOwned<T>(key: string, create: () => T, dispose: (value: T) => void): T {
+interface Lifecycle<T> {
+  /** Starts the object (open the socket, attach listeners). Called once, after mount. */
+  start: (value: T) => void;
+  /** Stops it for good. */
+  dispose: (value: T) => void;
+}
+
+/**
+ * Owns the object `create` makes for `key`. `lifecycle` is `{ start, dispose }`, or only the `dispose` function
+ * for objects that start themselves (those must do no IO in `create`).
+ */
+export function useOwned<T>(key: string, create: () => T, lifecycle: Lifecycle<T> | ((value: T) => void)): T {
   const ref = useRef<{ key: string; value: T; timer?: ReturnType<typeof setTimeout> } | null>(null);
-  if (ref.current === null || ref.current.key !== key) {
-    if (ref.current) dispose(ref.current.value);
-    ref.current = { key, value: create() };
-  }
+  if (ref.current === null || ref.current.key !== key) ref.current = { key, value: create() };
   const current = ref.current;
+  const life = useLatest(
+    typeof lifecycle === "function" ? { start: () => {}, dispose: lifecycle } : lifecycle,
+  );
   useEffect(() => {
-    if (current.timer) clearTimeout(current.timer);
+    if (current.timer !== undefined) clearTimeout(current.timer);
     current.timer = undefined;
+    life.current.start(current.value);
     return () => {
-      current.timer = setTimeout(() => dispose(current.value), 0);
+      current.timer = setTimeout(() => life.current.dispose(current.value), 0);
     };
-  }, [current, dispose]);
+  }, [current, life]);
   return current.value;
 }
 
@@ -38,4 +53,15 @@ export function idOf(o: object): number {
     ids.set(o, id);
   }
   return id;
+}
+
+const subscribeNothing = () => () => {};
+const onClient = () => false;
+const onServer = () => true;
+/**
+ * True while rendering on the server and during hydration (React renders with the server snapshot then), false
+ * afterwards: what must match the server's HTML, and may not suspend, is rendered while it is true.
+ */
+export function useServerOrHydrating(): boolean {
+  return useSyncExternalStore(subscribeNothing, onClient, onServer);
 }

@@ -1,75 +1,154 @@
 /**
  * `useAgentChat`: the official hook's options and return values over a `ChatSession`. Works with our
- * `useAgent` result and with the official one. Callbacks are read through a latest-value ref, so they never
- * see stale props, and the session survives StrictMode's double mount.
+ * `useAgent` result and with the official one. The session takes the app's options on every render (nothing
+ * goes stale), its actions keep their identity, and it starts listening in an effect: a server render or a
+ * discarded render leaves no listener or timer. Like the official hook it suspends while the first transcript
+ * loads, except while hydrating server HTML (then the transcript loads after mount, so the markup matches).
  */
-import { ChatSession, type ChatSessionOptions, type ChatSnapshot } from "@runboard/client";
+import {
+  agentBaseUrl,
+  ChatSession,
+  type ChatSessionOptions,
+  type ChatSnapshot,
+  isAddressPending,
+  type TranscriptResult,
+} from "@runboard/client";
 import type { UIMessage } from "ai";
-import { useCallback, useSyncExternalStore } from "react";
-import { idOf, useLatest, useOwned } from "./lifetime.ts";
+import { use, useEffect, useMemo, useRef, useSyncExternalStore } from "react";
+import { idOf, useOwned, useServerOrHydrating } from "./lifetime.ts";
 
+/** The options of `useAgentChat`: the official hook's (see `ChatSessionOptions`). */
 export type UseAgentChatOptions<M extends UIMessage = UIMessage> = ChatSessionOptions<M>;
 
+type Actions =
+  | "sendMessage"
+  | "regenerate"
+  | "stop"
+  | "clearHistory"
+  | "setMessages"
+  | "addToolOutput"
+  | "addToolResult"
+  | "addToolApprovalResponse"
+  | "resumeStream"
+  | "clearError"
+  | "experimental_removeQueuedMessage"
+  | "experimental_sendQueuedMessageNow";
+
+/** What `useAgentChat` returns: the chat's state and its actions (stable across renders). */
 export type UseAgentChatResult<M extends UIMessage = UIMessage> = ChatSnapshot<M> &
-  Pick<
-    ChatSession<M>,
-    | "sendMessage"
-    | "regenerate"
-    | "stop"
-    | "clearHistory"
-    | "setMessages"
-    | "addToolOutput"
-    | "addToolResult"
-    | "addToolApprovalResponse"
-    | "resumeStream"
-    | "clearError"
-    | "experimental_removeQueuedMessage"
-    | "experimental_sendQueuedMessageNow"
-  > & {
+  Pick<ChatSession<M>, Actions> & {
     /** The chat's id. */
     id: string;
     /** The connection's error from `useAgent` (a refused or failed socket), as the official hook returns it. */
     connectionError: Error | null;
   };
 
+/**
+ * The thread an agent object points at, without credentials or connection id; undefined while its address is
+ * pending. A new object for the same thread (a rotated token) keeps the chat; another thread makes a new one.
+ */
+function threadOf(agent: UseAgentChatOptions["agent"]): string | undefined {
+  if (isAddressPending(agent)) return undefined;
+  const url = agentBaseUrl(agent);
+  if (url) {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  }
+  return agent.agent !== undefined || agent.name !== undefined
+    ? `${agent.agent ?? ""}/${agent.name ?? ""}`
+    : `object:${idOf(agent)}`;
+}
+
+/**
+ * First transcripts in flight or loaded, by thread, kept across the renders of one mount (a render that
+ * suspends is thrown away with its session, the retry finds the answer here). Dropped once a chat has mounted
+ * with it.
+ */
+const firstTranscripts = new Map<string, Promise<TranscriptResult<UIMessage>>>();
+
+const chatLifecycle = {
+  start: (s: ChatSession<UIMessage>) => {
+    s.attach();
+  },
+  dispose: (s: ChatSession<UIMessage>) => s.dispose(),
+};
+
+/**
+ * Chats with an agent over its connection (`useAgent`'s result, or the official `useAgent`'s), as
+ * `@cloudflare/ai-chat/react`'s `useAgentChat` does: streaming, resume after reconnect, tool approvals,
+ * client tools, several tabs on one thread.
+ *
+ * @example
+ * ```tsx
+ * const agent = useAgent({ agent: "ChatAgent", name: "room-1" });
+ * const { messages, sendMessage, status, stop } = useAgentChat({ agent });
+ * ```
+ */
 export function useAgentChat<M extends UIMessage = UIMessage>(
   options: UseAgentChatOptions<M>,
 ): UseAgentChatResult<M> {
-  const latest = useLatest(options);
-  const dispose = useCallback((s: ChatSession<M>) => s.dispose(), []);
+  const thread = threadOf(options.agent);
+  // A pending address (an async query resolving) keeps the chat it had; the first known one names it.
+  const named = useRef<{ thread: string | undefined; generation: number }>({ thread, generation: 0 });
+  if (thread !== undefined && thread !== named.current.thread) {
+    named.current = {
+      thread,
+      generation: named.current.generation + (named.current.thread === undefined ? 0 : 1),
+    };
+  }
+  const key = `${named.current.generation}:${options.resume !== false}`;
   const session = useOwned(
-    `${idOf(options.agent)}:${options.resume !== false}`,
-    () =>
-      new ChatSession<M>({
-        ...latest.current,
-        ...(latest.current.body && typeof latest.current.body === "function"
-          ? { body: () => (latest.current.body as () => Record<string, unknown>)() }
-          : {}),
-        onToolCall:
-          latest.current.onToolCall || latest.current.tools
-            ? (o) => latest.current.onToolCall?.(o)
-            : undefined,
-        onData: (p) => latest.current.onData?.(p),
-        onFinish: (f) => latest.current.onFinish?.(f),
-        onError: (e) => latest.current.onError?.(e),
-      } as ChatSessionOptions<M>),
-    dispose,
+    key,
+    () => {
+      const s = new ChatSession<M>(options, false);
+      s.hookManaged = true;
+      return s;
+    },
+    chatLifecycle as unknown as { start: (s: ChatSession<M>) => void; dispose: (s: ChatSession<M>) => void },
   );
+  session.setOptions(options);
+
+  // The official hook suspends until the first transcript is in; so does this one, outside hydration.
+  const hydrating = useServerOrHydrating();
+  if (!hydrating && thread !== undefined && session.wantsInitialTranscript) {
+    let loading = firstTranscripts.get(thread);
+    if (!loading) {
+      loading = session.loadInitialTranscript() as Promise<TranscriptResult<UIMessage>>;
+      firstTranscripts.set(thread, loading);
+    }
+    session.seedTranscript(use(loading) as TranscriptResult<M>);
+  }
+  useEffect(() => {
+    // Used: the next chat mounted on this thread (another tab in the page, a remount) loads a fresh one.
+    if (thread !== undefined) firstTranscripts.delete(thread);
+  }, [thread]);
+
+  useEffect(() => {
+    session.followAgent();
+    session.loadWhenAddressReady();
+  });
+
   const snapshot = useSyncExternalStore(session.subscribe, session.getSnapshot, session.getSnapshot);
+  const actions = useMemo(
+    () => ({
+      sendMessage: session.sendMessage.bind(session),
+      regenerate: session.regenerate.bind(session),
+      stop: session.stop.bind(session),
+      clearHistory: session.clearHistory.bind(session),
+      setMessages: session.setMessages.bind(session),
+      addToolOutput: session.addToolOutput.bind(session),
+      addToolResult: session.addToolResult.bind(session),
+      addToolApprovalResponse: session.addToolApprovalResponse.bind(session),
+      resumeStream: session.resumeStream.bind(session),
+      clearError: session.clearError.bind(session),
+      experimental_removeQueuedMessage: session.experimental_removeQueuedMessage.bind(session),
+      experimental_sendQueuedMessageNow: session.experimental_sendQueuedMessageNow.bind(session),
+    }),
+    [session],
+  );
   return {
     ...snapshot,
-    sendMessage: session.sendMessage.bind(session),
-    regenerate: session.regenerate.bind(session),
-    stop: session.stop.bind(session),
-    clearHistory: session.clearHistory.bind(session),
-    setMessages: session.setMessages.bind(session),
-    addToolOutput: session.addToolOutput.bind(session),
-    addToolResult: session.addToolResult.bind(session),
-    addToolApprovalResponse: session.addToolApprovalResponse.bind(session),
-    resumeStream: session.resumeStream.bind(session),
-    clearError: session.clearError.bind(session),
-    experimental_removeQueuedMessage: session.experimental_removeQueuedMessage.bind(session),
-    experimental_sendQueuedMessageNow: session.experimental_sendQueuedMessageNow.bind(session),
+    ...actions,
     id: session.id,
     connectionError: (options.agent as { connectionError?: Error | null }).connectionError ?? null,
   };

@@ -1,13 +1,15 @@
 /**
  * `useAgent`: the official hook's options and return shape over an `AgentClient`. The object it returns is
  * the client itself (send, addEventListener, call, stub, setState, reconnect, close), re-rendering the
- * component when its status, identity, state or MCP list change.
+ * component when its status, identity, state or MCP list change. The socket opens in an effect: a server
+ * render, or a render React discards, opens nothing.
  */
 import { AgentClient, type AgentClientOptions } from "@runboard/client";
-import { useCallback, useSyncExternalStore } from "react";
+import { useSyncExternalStore } from "react";
 import { useLatest, useOwned } from "./lifetime.ts";
 
-export interface UseAgentOptions<State = unknown> extends Omit<AgentClientOptions<State>, "host"> {
+/** The options of `useAgent`: the official hook's, over `AgentClientOptions`. */
+export interface UseAgentOptions<State = unknown> extends Omit<AgentClientOptions<State>, "host" | "lazy"> {
   /** Default: the page's own host. */
   host?: string;
   /** Recreate the connection (and re-run an async `query`) when these change. */
@@ -25,6 +27,25 @@ export interface UseAgentOptions<State = unknown> extends Omit<AgentClientOption
   transferEnqueuedMessages?: boolean;
 }
 
+type QueryFunction = Extract<AgentClientOptions["query"], (...args: never[]) => unknown>;
+
+const clientLifecycle = {
+  start: (c: AgentClient<never, never>) => c.connect(),
+  dispose: (c: AgentClient<never, never>) => c.close(),
+};
+
+/**
+ * Connects to an agent instance, as `agents/react`'s `useAgent` does, and returns the connection: pass it to
+ * `useAgentChat` and `useAgentToolEvents`, call its methods (`agent.stub.method(...)`, `agent.call`), read
+ * `agent.state`. The component re-renders when the connection's status, identity, state or MCP list change;
+ * callbacks are always the latest ones given.
+ *
+ * @example
+ * ```tsx
+ * const agent = useAgent<{ counter: number }>({ agent: "ChatAgent", name: "room-1" });
+ * return <p>{agent.status}: {agent.state?.counter}</p>;
+ * ```
+ */
 export function useAgent<
   State = unknown,
   Methods extends Record<string, (...args: never[]) => unknown> = Record<
@@ -47,13 +68,19 @@ export function useAgent<
     options.queryDeps,
     options.enabled !== false,
   ]);
-  const dispose = useCallback((c: AgentClient<State, Methods>) => c.close(), []);
   const client = useOwned(
     key,
     () => {
       const c = new AgentClient<State, Methods>({
         ...latest.current,
         host,
+        lazy: true,
+        // The latest `query` function is asked each time (a token refreshed by the app is used).
+        ...(typeof latest.current.query === "function"
+          ? {
+              query: () => (latest.current.query as QueryFunction)(),
+            }
+          : {}),
         onStateUpdate: (s, src) => latest.current.onStateUpdate?.(s, src),
         onStateUpdateError: (e) => latest.current.onStateUpdateError?.(e),
         onIdentity: (name, agent) => latest.current.onIdentity?.(name, agent),
@@ -75,7 +102,10 @@ export function useAgent<
       c.addEventListener("message", (e) => latest.current.onMessage?.(e as MessageEvent));
       return c;
     },
-    dispose,
+    clientLifecycle as unknown as {
+      start: (c: AgentClient<State, Methods>) => void;
+      dispose: (c: AgentClient<State, Methods>) => void;
+    },
   );
   useSyncExternalStore(client.subscribe, client.getVersion, client.getVersion);
   return client;

@@ -4,6 +4,7 @@ import { act, cleanup, render, screen, waitFor, within } from "@testing-library/
 import type { UIMessage } from "ai";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
+import { renderSettled } from "../../test/support/render.tsx";
 import { useAgent } from "../use-agent.ts";
 import { useAgentChat } from "../use-agent-chat.ts";
 import { AgentEvent, isAgentEvent } from "./agent-event.tsx";
@@ -52,7 +53,7 @@ const msg = (id: string, role: UIMessage["role"], metadata?: unknown, text = "hi
 
 describe("AgentEvent", () => {
   it("shows a background run's completion as a note, not as a user bubble", { timeout: 20_000 }, async () => {
-    render(<Chat name={`ev-${Math.random().toString(36).slice(2)}`} />);
+    await renderSettled(<Chat name={`ev-${Math.random().toString(36).slice(2)}`} />);
     await waitFor(() => expect(screen.getByTestId("conn").textContent).toBe("open"), { timeout: 5000 });
     await act(() => box.send?.("background research about queues"));
     const note = await screen.findByRole("note", { name: /^Background run finished/ }, { timeout: 8000 });

@@ -18,6 +18,7 @@ import type { UIMessage } from "ai";
 import { type ReactNode, StrictMode, useState } from "react";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { WebSocket } from "ws";
+import { renderSettled } from "../../test/support/render.tsx";
 import { useAgent } from "../use-agent.ts";
 import { useAgentChat } from "../use-agent-chat.ts";
 import { useAgentToolEvents } from "../use-agent-tool-events.ts";
@@ -198,7 +199,7 @@ describe("AgentToolRun with the mock agent", () => {
   }, async () => {
     const box: Harness = {};
     const user = userEvent.setup();
-    render(
+    await renderSettled(
       <StrictMode>
         <Chat agentClass="RunAgent" name={room()} box={box} />
       </StrictMode>,
@@ -227,7 +228,7 @@ describe("AgentToolRun with the mock agent", () => {
   it("cuts a long result with Show all / Show less", { timeout: 20_000 }, async () => {
     const box: Harness = {};
     const user = userEvent.setup();
-    render(<Chat agentClass="RunAgent" name={room()} box={box} />);
+    await renderSettled(<Chat agentClass="RunAgent" name={room()} box={box} />);
     await until(() => expect(textOf(screen.getByTestId("conn"))).toMatch("open"));
     await act(() => box.send?.("long"));
     const group = await screen.findByRole("group", { name: "Writer" }, { timeout: 5000 });
@@ -249,7 +250,7 @@ describe("AgentToolRun with the mock agent", () => {
     const user = userEvent.setup();
     const onRetry = vi.fn();
     const name = room();
-    render(<Chat agentClass="ChatAgent" name={name} box={box} onRetry={onRetry} />);
+    await renderSettled(<Chat agentClass="ChatAgent" name={name} box={box} onRetry={onRetry} />);
     await until(() => expect(textOf(screen.getByTestId("conn"))).toMatch("open"));
     await act(() => box.send?.("fail"));
     const crawler = await screen.findByRole("group", { name: "Crawler" }, { timeout: 5000 });
@@ -282,7 +283,7 @@ describe("AgentToolRun with the mock agent", () => {
   it("drills into the child's own chat", { timeout: 20_000 }, async () => {
     const box: Harness = {};
     const user = userEvent.setup();
-    render(<Chat agentClass="ChatAgent" name={room()} box={box} />);
+    await renderSettled(<Chat agentClass="ChatAgent" name={room()} box={box} />);
     await until(() => expect(textOf(screen.getByTestId("conn"))).toMatch("open"));
     await act(() => box.send?.("research about durable objects"));
     const group = await screen.findByRole("group", { name: "Researcher" }, { timeout: 5000 });

@@ -11,7 +11,7 @@ import {
 } from "@runboard/client";
 import type { AgentToolRun } from "@runboard/protocol";
 import type { UIMessage } from "ai";
-import { useCallback, useSyncExternalStore } from "react";
+import { useSyncExternalStore } from "react";
 import { useOwned } from "../lifetime.ts";
 
 /** What `useChildChat` returns while a child is open. */
@@ -38,6 +38,11 @@ const none = () => null;
  * child?.snapshot.messages.map((m) => <Message key={m.id} message={m} />);
  * ```
  */
+const lifecycle = {
+  start: (o: Opened) => o?.start(),
+  dispose: (o: Opened) => o?.close(),
+};
+
 export function useChildChat(
   parent: AgentClientOptions | null,
   run: Pick<AgentToolRun, "subAgent"> | null | undefined,
@@ -55,12 +60,12 @@ export function useChildChat(
           run.subAgent,
         ])
       : "";
-  const dispose = useCallback((o: Opened) => o?.close(), []);
-  // The chat options are read once per child: a new object each render must not reconnect.
+  // The chat options are read once per child: a new object each render must not reconnect. Nothing connects
+  // before the effect starts it.
   const opened = useOwned<Opened>(
     key,
-    () => (parent && run ? openChildChat(parent, run, chat) : null),
-    dispose,
+    () => (parent && run ? openChildChat(parent, run, chat, { lazy: true }) : null),
+    lifecycle,
   );
   const snapshot = useSyncExternalStore(
     opened ? opened.chat.subscribe : noop,

@@ -12,6 +12,7 @@ import { act, cleanup, render, screen, waitFor, within } from "@testing-library/
 import userEvent from "@testing-library/user-event";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { renderSettled } from "../../test/support/render.tsx";
 import { useAgent } from "../use-agent.ts";
 import { type UseAgentChatResult, useAgentChat } from "../use-agent-chat.ts";
 import { ApprovalCard } from "./approval-card.tsx";
@@ -128,7 +129,7 @@ function App({ agent: agentClass, name, tab }: { agent: string; name: string; ta
 
 async function open(agent: string, name = room()) {
   const tab: Tab = { requests: [] };
-  const view = render(<App agent={agent} name={name} tab={tab} />);
+  const view = await renderSettled(<App agent={agent} name={name} tab={tab} />);
   await waitFor(() => expect(tab.agent?.status).toBe("open"));
   return { tab, name, view, ui: within(view.container) };
 }

@@ -7,6 +7,7 @@ import { act, cleanup, render, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { renderSettled } from "../../test/support/render.tsx";
 import { useAgent } from "../use-agent.ts";
 import { type UseAgentChatResult, useAgentChat } from "../use-agent-chat.ts";
 import { ApprovalCard } from "./approval-card.tsx";
@@ -98,7 +99,7 @@ function Queue({ agent: agentClass, name, tab }: { agent: string; name: string; 
 
 async function open(agent: string) {
   const tab: Tab = { requests: [] };
-  const view = render(<Queue agent={agent} name={room()} tab={tab} />);
+  const view = await renderSettled(<Queue agent={agent} name={room()} tab={tab} />);
   await waitFor(() => expect(tab.agent?.status).toBe("open"));
   return { tab, ui: within(view.container) };
 }

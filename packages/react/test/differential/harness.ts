@@ -846,6 +846,11 @@ export interface CompareOptions {
    */
   looseParts?: boolean;
   /**
+   * Leave out only `toolName` on `tool-<name>` parts: ours keeps it, as the servers store their copy (a
+   * deliberate difference); everything else about the parts, `rawInput` included, is compared.
+   */
+  staticToolName?: boolean;
+  /**
    * Leave out `status` and `isStreaming` after the `start` and `start-step` chunks (the official hook is still
    * `submitted` there; pinned by its own scenario).
    */
@@ -904,7 +909,19 @@ function pick(s: Step, f: Field, o: CompareOptions): unknown {
   if (o.looseStart && (f === "status" || f === "isStreaming") && /^push start(-step)?$/.test(s.label))
     return "(not compared)";
   if (f === "messages" && o.looseParts) return looseParts(s.view.messages);
+  if (f === "messages" && o.staticToolName) return withoutStaticToolName(s.view.messages);
   return s.view[f];
+}
+
+function withoutStaticToolName(messages: unknown[]): unknown[] {
+  return (messages as { parts?: Record<string, unknown>[] }[]).map((m) => ({
+    ...m,
+    parts: m.parts?.map((p) => {
+      if (typeof p.type !== "string" || !p.type.startsWith("tool-")) return p;
+      const { toolName: _t, ...rest } = p;
+      return rest;
+    }),
+  }));
 }
 
 function looseParts(messages: unknown[]): unknown[] {

@@ -17,7 +17,8 @@ type Obj = Record<string, unknown>;
 export function checkChat(s: ChatSnapshot): string[] {
   const bad: string[] = [];
   if (!CHAT_STATUSES.has(s.status)) bad.push(`status '${String(s.status)}' is not a known status`);
-  const streaming = s.status === "streaming" || s.status === "submitted" || s.isServerStreaming;
+  // The official formula: a request still waiting for its first chunk (`submitted`) is not streaming yet.
+  const streaming = s.status === "streaming" || s.isServerStreaming;
   if (s.isStreaming !== streaming)
     bad.push(`isStreaming ${s.isStreaming} but status ${s.status}, isServerStreaming ${s.isServerStreaming}`);
   if (s.status === "error" && !(s.error instanceof Error)) bad.push("status is 'error' without an Error");
