@@ -100,8 +100,6 @@ describe("hooks", () => {
       </StrictMode>,
     );
     await act(() => box.chat?.sendMessage({ text: "research durable objects for me" }));
-    await new Promise((r) => setTimeout(r, 3000));
-    console.log("DBGX", box.chat?.status, JSON.stringify(box.chat?.messages).slice(0, 1500));
     await until(() => box.chat?.status === "ready" && textOf(box.chat.messages.at(-1)).endsWith("Done."));
     const call = box.chat?.messages.at(-1)?.parts.find((p) => p.type === "tool-research") as {
       toolCallId: string;

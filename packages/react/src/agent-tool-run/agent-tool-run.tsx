@@ -27,6 +27,7 @@ import {
   type PrimitiveProps,
   renderPart,
   useControllableState,
+  useHydrated,
   useNow,
   usePartContext,
   warnOnce,
@@ -65,8 +66,10 @@ interface RunContextValue {
 const RunContext = createPartContext<RunContextValue>("AgentToolRun.Root");
 
 // The protocol has no timestamps: times are what this client saw, kept per run id so a run that scrolls
-// out and back (or a collapsed parent re-mounting it) keeps its start time.
+// out and back (or a collapsed parent re-mounting it) keeps its start time. Only a browser records them: on
+// a server they would be the server's clock, shared by every request, and the HTML could not be hydrated.
 const seenTimes = new Map<string, RunTimes>();
+const UNKNOWN_TIMES: RunTimes = Object.freeze({ startedAt: null, endedAt: null });
 const MAX_REMEMBERED = 1000;
 function timesOf(run: AgentToolRunData): RunTimes {
   const prev = seenTimes.get(run.runId);
@@ -154,6 +157,7 @@ function Root({
     setOpen((o) => !o);
   }, [setOpen]);
   const id = useId();
+  const hydrated = useHydrated();
   if (!run) return null;
   const value: RunContextValue = {
     run,
@@ -161,7 +165,7 @@ function Root({
     toggle,
     contentId: `${id}-content`,
     titleId: `${id}-title`,
-    times: timesOf(run),
+    times: hydrated ? timesOf(run) : UNKNOWN_TIMES,
     depth: parent ? parent.depth + 1 : 0,
     onRetry,
     onReconnect,
@@ -248,15 +252,18 @@ export interface AgentToolRunElapsedProps extends PrimitiveProps<"time"> {
 
 /**
  * Time since the run started, as `<time dateTime="PT…">`; ticks each second on the shared clock while
- * running and stops when the run ends. Renders nothing when the start is unknown (a run first seen finished).
+ * running and stops when the run ends. Renders nothing when the start is unknown (a run first seen finished,
+ * or any run before the page has mounted, since this client has not seen it yet), nor, for a running run,
+ * before mount (the time since the start is the browser's, not the server's).
  */
 function Elapsed({ startedAt, endedAt, format = formatElapsed, ...props }: AgentToolRunElapsedProps) {
   const { run, times } = usePartContext(RunContext, "AgentToolRun.Elapsed");
   const start = startedAt ?? times.startedAt;
   const end = endedAt ?? (run.status === "running" ? null : times.endedAt);
   const now = useNow(1000, start !== null && end === null);
-  if (start === null) return null;
-  const ms = Math.max(0, (end ?? now) - start);
+  const until = end ?? now;
+  if (start === null || until === null) return null;
+  const ms = Math.max(0, until - start);
   return renderPart("time", {
     dateTime: isoDuration(ms),
     "data-state": run.status,

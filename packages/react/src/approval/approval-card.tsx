@@ -2,7 +2,7 @@
  * `ApprovalCard`: one card for every way an agent asks a human (chat tool approvals, Think durable pauses,
  * workflow approvals). It reads a source-neutral `ApprovalRequest` and sends at most one decision through it.
  */
-import * as Dialog from "@radix-ui/react-dialog";
+import type * as RadixDialog from "@radix-ui/react-dialog";
 import {
   type ChangeEvent,
   type ComponentPropsWithRef,
@@ -45,7 +45,8 @@ import {
 interface CardContextValue {
   request: ApprovalRequest;
   state: ApprovalState;
-  now: number;
+  /** Null until the page has mounted: the server's clock is not the browser's. */
+  now: number | null;
   approvable: boolean;
   deniable: boolean;
   needsConfirm: boolean;
@@ -80,6 +81,43 @@ function mergeRefs<T>(...refs: Array<((node: T | null) => void) | RefObject<T | 
     }
   };
 }
+
+// ───────────────────────────── the dialog library ─────────────────────────────
+
+type DialogModule = typeof RadixDialog;
+
+// The dialog library looks for a browser (`window`, `document`) as soon as it is imported. It is only needed
+// once a confirm step is on screen, which never happens on a server, so it loads from the first mounted
+// `ApprovalCard.Confirm`: importing and server-rendering the kit then touches no browser global.
+let dialogModule: DialogModule | undefined;
+let dialogLoading: Promise<DialogModule> | undefined;
+
+function loadDialog(): Promise<DialogModule> {
+  dialogLoading ??= import("@radix-ui/react-dialog").then((m) => {
+    dialogModule = m;
+    return m;
+  });
+  return dialogLoading;
+}
+
+/** The dialog library, once loaded (it starts loading after the first mount). */
+function useDialogModule(): DialogModule | undefined {
+  const [loaded, setLoaded] = useState(dialogModule);
+  useEffect(() => {
+    if (loaded) return;
+    let live = true;
+    void loadDialog().then((m) => {
+      if (live) setLoaded(m);
+    });
+    return () => {
+      live = false;
+    };
+  }, [loaded]);
+  return loaded;
+}
+
+// The confirm dialog's parts reach the library through the enclosing `ApprovalCard.Confirm`.
+const DialogContext = createPartContext<DialogModule>("ApprovalCard.Confirm");
 
 // ───────────────────────────── hooks ─────────────────────────────
 
@@ -377,19 +415,24 @@ export interface ApprovalCardExpiryProps extends PrimitiveProps<"time"> {
 
 const defaultExpiryText = (ms: number) => (ms <= 0 ? "Expired" : `Expires in ${formatElapsed(ms)}`);
 
-/** When the request expires, counting down. Renders nothing for a request without an expiry. */
+/**
+ * When the request expires, counting down. Renders nothing for a request without an expiry. The time left
+ * depends on the browser's clock, so the server (and the page hydrating its HTML) shows the expiry itself as an
+ * ISO datetime; the countdown replaces it right after mount.
+ */
 function ApprovalCardExpiry(props: ApprovalCardExpiryProps) {
   const c = usePartContext(CardContext, "ApprovalCard.Expiry");
   const { format = defaultExpiryText, ...rest } = props;
   const at = c.request.expiresAt;
   if (at === undefined) return null;
-  const remaining = Math.max(0, at - c.now);
+  const iso = new Date(at).toISOString();
+  const remaining = c.now === null ? null : Math.max(0, at - c.now);
   return renderPart("time", {
-    dateTime: new Date(at).toISOString(),
+    dateTime: iso,
     "data-state": c.state,
-    "data-expired": dataFlag(remaining <= 0),
+    "data-expired": dataFlag(remaining !== null && remaining <= 0),
     ...rest,
-    children: rest.children ?? format(remaining),
+    children: rest.children ?? (remaining === null ? iso : format(remaining)),
   });
 }
 
@@ -531,37 +574,43 @@ export interface ApprovalCardConfirmProps {
  * The confirm step before approving (a Radix Dialog, shown as an `alertdialog`), opened by Approve when the card
  * asks for confirmation. Without children it renders a default dialog; compose `ConfirmOverlay`,
  * `ConfirmContent`, `ConfirmTitle`, `ConfirmDescription`, `ConfirmCancel` and `ConfirmAction` to shape it.
+ * It renders nothing on the server (a dialog is portalled into the page once it is open in the browser).
  */
 function ApprovalCardConfirm({ children, container }: ApprovalCardConfirmProps) {
   const c = usePartContext(CardContext, "ApprovalCard.Confirm");
   const { registerConfirm } = c;
   useLayoutEffect(() => registerConfirm(), [registerConfirm]);
+  const Dialog = useDialogModule();
+  if (!Dialog) return null;
   return (
-    <Dialog.Root open={c.confirmOpen} onOpenChange={c.setConfirmOpen}>
-      <Dialog.Portal {...(container === undefined ? {} : { container })}>
-        {children ?? (
-          <ApprovalCardConfirmContent>
-            <ApprovalCardConfirmTitle />
-            <ApprovalCardConfirmDescription />
-            <ApprovalCardConfirmCancel />
-            <ApprovalCardConfirmAction />
-          </ApprovalCardConfirmContent>
-        )}
-      </Dialog.Portal>
-    </Dialog.Root>
+    <DialogContext.Context.Provider value={Dialog}>
+      <Dialog.Root open={c.confirmOpen} onOpenChange={c.setConfirmOpen}>
+        <Dialog.Portal {...(container === undefined ? {} : { container })}>
+          {children ?? (
+            <ApprovalCardConfirmContent>
+              <ApprovalCardConfirmTitle />
+              <ApprovalCardConfirmDescription />
+              <ApprovalCardConfirmCancel />
+              <ApprovalCardConfirmAction />
+            </ApprovalCardConfirmContent>
+          )}
+        </Dialog.Portal>
+      </Dialog.Root>
+    </DialogContext.Context.Provider>
   );
 }
 
 /** Props of `ApprovalCard.ConfirmOverlay`. */
-export type ApprovalCardConfirmOverlayProps = ComponentPropsWithRef<typeof Dialog.Overlay>;
+export type ApprovalCardConfirmOverlayProps = ComponentPropsWithRef<typeof RadixDialog.Overlay>;
 
 /** The backdrop behind the confirm dialog. */
 function ApprovalCardConfirmOverlay(props: ApprovalCardConfirmOverlayProps) {
+  const Dialog = usePartContext(DialogContext, "ApprovalCard.ConfirmOverlay");
   return <Dialog.Overlay {...props} />;
 }
 
 /** Props of `ApprovalCard.ConfirmContent`. */
-export type ApprovalCardConfirmContentProps = ComponentPropsWithRef<typeof Dialog.Content>;
+export type ApprovalCardConfirmContentProps = ComponentPropsWithRef<typeof RadixDialog.Content>;
 
 /**
  * The confirm dialog itself (`role="alertdialog"`). It opens with focus on Cancel, never on the confirming
@@ -569,6 +618,7 @@ export type ApprovalCardConfirmContentProps = ComponentPropsWithRef<typeof Dialo
  */
 function ApprovalCardConfirmContent(props: ApprovalCardConfirmContentProps) {
   const c = usePartContext(CardContext, "ApprovalCard.ConfirmContent");
+  const Dialog = usePartContext(DialogContext, "ApprovalCard.ConfirmContent");
   const { onOpenAutoFocus, onCloseAutoFocus, ...rest } = props;
   return (
     <Dialog.Content
@@ -594,20 +644,22 @@ function ApprovalCardConfirmContent(props: ApprovalCardConfirmContentProps) {
 }
 
 /** Props of `ApprovalCard.ConfirmTitle`. */
-export type ApprovalCardConfirmTitleProps = ComponentPropsWithRef<typeof Dialog.Title>;
+export type ApprovalCardConfirmTitleProps = ComponentPropsWithRef<typeof RadixDialog.Title>;
 
 /** The dialog's title; default "Approve <name>?". */
 function ApprovalCardConfirmTitle(props: ApprovalCardConfirmTitleProps) {
   const c = usePartContext(CardContext, "ApprovalCard.ConfirmTitle");
+  const Dialog = usePartContext(DialogContext, "ApprovalCard.ConfirmTitle");
   return <Dialog.Title {...props}>{props.children ?? `Approve ${c.request.name}?`}</Dialog.Title>;
 }
 
 /** Props of `ApprovalCard.ConfirmDescription`. */
-export type ApprovalCardConfirmDescriptionProps = ComponentPropsWithRef<typeof Dialog.Description>;
+export type ApprovalCardConfirmDescriptionProps = ComponentPropsWithRef<typeof RadixDialog.Description>;
 
 /** The dialog's description; default the summary and the risk. */
 function ApprovalCardConfirmDescription(props: ApprovalCardConfirmDescriptionProps) {
   const c = usePartContext(CardContext, "ApprovalCard.ConfirmDescription");
+  const Dialog = usePartContext(DialogContext, "ApprovalCard.ConfirmDescription");
   const { summary, risk } = c.request;
   const fallback = [summary, risk ? `${capital(risk)} risk.` : undefined].filter(Boolean).join(" ");
   return (
@@ -618,11 +670,12 @@ function ApprovalCardConfirmDescription(props: ApprovalCardConfirmDescriptionPro
 }
 
 /** Props of `ApprovalCard.ConfirmCancel`. */
-export type ApprovalCardConfirmCancelProps = ComponentPropsWithRef<typeof Dialog.Close>;
+export type ApprovalCardConfirmCancelProps = ComponentPropsWithRef<typeof RadixDialog.Close>;
 
 /** Closes the dialog without deciding; it has the focus when the dialog opens. */
 function ApprovalCardConfirmCancel(props: ApprovalCardConfirmCancelProps) {
   const c = usePartContext(CardContext, "ApprovalCard.ConfirmCancel");
+  const Dialog = usePartContext(DialogContext, "ApprovalCard.ConfirmCancel");
   const { ref, ...rest } = props;
   return (
     <Dialog.Close

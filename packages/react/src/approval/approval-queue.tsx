@@ -23,7 +23,8 @@ interface QueueContextValue {
   requests: readonly ApprovalRequest[];
   /** Requests still waiting for a human (requested, not expired). */
   awaiting: number;
-  now: number;
+  /** Null until the page has mounted: the server's clock is not the browser's, so expiries wait for it. */
+  now: number | null;
   approvable: (includeConfirmRequired: boolean) => ApprovalRequest[];
   deniable: () => ApprovalRequest[];
 }

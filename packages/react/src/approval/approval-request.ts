@@ -74,21 +74,24 @@ export interface ApprovalRequest {
   decide(decision: ApprovalDecision): boolean;
 }
 
-/** The state a card shows at `now` (epoch ms). */
-export function approvalState(request: ApprovalRequest, now: number = Date.now()): ApprovalState {
+/**
+ * The state a card shows at `now` (epoch ms). `null` means the time is not known yet (a server render, or the
+ * page hydrating it): an expiry is then not judged, so the server and the browser agree.
+ */
+export function approvalState(request: ApprovalRequest, now: number | null = Date.now()): ApprovalState {
   if (request.status !== "requested") return request.status;
-  if (request.expiresAt !== undefined && now >= request.expiresAt) return "expired";
+  if (request.expiresAt !== undefined && now !== null && now >= request.expiresAt) return "expired";
   if (!request.online) return "offline";
   return "requested";
 }
 
 /** True when a decision can be sent now; Approve additionally needs the complete arguments. */
-export function canDeny(request: ApprovalRequest, now: number = Date.now()): boolean {
+export function canDeny(request: ApprovalRequest, now: number | null = Date.now()): boolean {
   return approvalState(request, now) === "requested";
 }
 
 /** True when Approve can be sent now: answerable and showing the exact arguments it approves. */
-export function canApprove(request: ApprovalRequest, now: number = Date.now()): boolean {
+export function canApprove(request: ApprovalRequest, now: number | null = Date.now()): boolean {
   return canDeny(request, now) && request.argumentsComplete;
 }
 

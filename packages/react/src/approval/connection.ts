@@ -31,6 +31,8 @@ export function isOpen(c: ApprovalConnection | undefined): boolean {
   return c.readyState === undefined || c.readyState === 1;
 }
 
+const noStateYet = () => undefined;
+
 /** Subscribes to a connection's open/close (and its own notifications, when it has them). */
 function watch(c: ApprovalConnection | undefined, fn: () => void, message = false): () => void {
   if (!c) return () => {};
@@ -51,17 +53,24 @@ function watch(c: ApprovalConnection | undefined, fn: () => void, message = fals
   };
 }
 
-/** Whether the connection is open, re-rendering when it opens or closes. `override` wins when given. */
+/**
+ * Whether the connection is open, re-rendering when it opens or closes. `override` wins when given. A server
+ * has no open connection, and a page hydrating the server's HTML must render what the server did even if its
+ * own connection opened early, so before mount a connection counts as not open (no connection at all stays
+ * open: decisions then count as applied at once).
+ */
 export function useConnectionOpen(c: ApprovalConnection | undefined, override?: boolean): boolean {
   const subscribe = useCallback((fn: () => void) => watch(c, fn), [c]);
   const get = () => isOpen(c);
-  const open = useSyncExternalStore(subscribe, get, get);
+  const beforeMount = () => c === undefined;
+  const open = useSyncExternalStore(subscribe, get, beforeMount);
   return override ?? open;
 }
 
 /**
  * The agent's state: `explicit` when given, else the object's own `state` (an `AgentClient` keeps it), else the
- * last `cf_agent_state` frame seen on the socket (the official object does not keep it).
+ * last `cf_agent_state` frame seen on the socket (the official object does not keep it). Before mount (a server
+ * render, hydration) only `explicit` counts: the state comes over the connection, which a server does not have.
  */
 export function useAgentState(c: CallableConnection, explicit?: unknown): unknown {
   const seen = useRef<{ value: unknown } | undefined>(undefined);
@@ -84,6 +93,6 @@ export function useAgentState(c: CallableConnection, explicit?: unknown): unknow
     [c],
   );
   const get = () => ("state" in c && c.state !== undefined ? c.state : seen.current?.value);
-  const state = useSyncExternalStore(subscribe, get, get);
+  const state = useSyncExternalStore(subscribe, get, noStateYet);
   return explicit !== undefined ? explicit : state;
 }

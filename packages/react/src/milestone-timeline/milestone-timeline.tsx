@@ -10,6 +10,7 @@ import {
   dataFlag,
   type PrimitiveProps,
   renderPart,
+  useHydrated,
   usePartContext,
 } from "../primitives/index.ts";
 import { milestoneAnnouncement, type TimelineItem, timelineItems, unseenMilestones } from "./timeline.ts";
@@ -76,18 +77,27 @@ function Name(props: PrimitiveProps<"span">) {
 
 /** Props of `MilestoneTimeline.Time`. */
 export interface MilestoneTimelineTimeProps extends PrimitiveProps<"time"> {
-  /** Formats the server time (epoch ms). Default: the locale's time of day. */
+  /**
+   * Formats the server time (epoch ms). Default: the locale's time of day. Called in the browser only, after
+   * mount: the reader's locale and time zone are not the server's.
+   */
   format?: (at: number) => string;
 }
 
 const timeOfDay = (at: number) => new Date(at).toLocaleTimeString();
 
-/** When the milestone was reached (server time), as `<time dateTime>`; nothing for upcoming steps. */
+/**
+ * When the milestone was reached (server time), as `<time dateTime>`; nothing for upcoming steps. A server
+ * render (and the page hydrating it) shows the ISO datetime, the same everywhere; `format`'s text replaces it
+ * right after mount.
+ */
 function Time({ format = timeOfDay, ...props }: MilestoneTimelineTimeProps) {
   const item = usePartContext(ItemContext, "MilestoneTimeline.Time");
+  const hydrated = useHydrated();
   if (item.state !== "reached") return null;
   const at = item.milestone.at;
-  return renderPart("time", { dateTime: new Date(at).toISOString(), children: format(at), ...props });
+  const iso = new Date(at).toISOString();
+  return renderPart("time", { dateTime: iso, children: hydrated ? format(at) : iso, ...props });
 }
 
 /** Props of `MilestoneTimeline.Data`. */

@@ -3,4 +3,5 @@ export * from "./dev-warning.ts";
 export * from "./part-context.ts";
 export * from "./primitive.tsx";
 export * from "./use-controllable-state.ts";
+export * from "./use-hydrated.ts";
 export * from "./use-now.ts";

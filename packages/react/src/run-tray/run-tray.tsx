@@ -28,6 +28,7 @@ import {
   type PrimitiveProps,
   renderPart,
   useControllableState,
+  useHydrated,
   useNow,
   usePartContext,
   warnOnce,
@@ -87,7 +88,7 @@ export interface RunTrayItemState {
   status: TrayStatus;
   cancelling: boolean;
   stalled: boolean;
-  /** When this client first saw it running and saw it end (null when unknown). */
+  /** When this client first saw it running and saw it end (null when unknown, and always before mount). */
   startedAt: number | null;
   endedAt: number | null;
   /** The last time a frame changed the run, on this client's clock. */
@@ -355,11 +356,17 @@ function List({ children = defaultItem, forceMount, ...props }: RunTrayListProps
 
 /**
  * Re-renders exactly when a running run turns stalled: one timer per run, due `stallAfterMs` after its last
- * signal, instead of a clock ticking every second for runs that are fine.
+ * signal, instead of a clock ticking every second for runs that are fine. Never stalled before mount: the
+ * wait is measured on the browser's clock.
  */
-function useStalled(run: AgentToolRun, lastSignalAt: number, stallAfterMs: number): boolean {
+function useStalled(
+  run: AgentToolRun,
+  lastSignalAt: number,
+  stallAfterMs: number,
+  hydrated: boolean,
+): boolean {
   const [, wake] = useReducer((n: number) => n + 1, 0);
-  const stalled = isStalled(run.status, lastSignalAt, Date.now(), stallAfterMs);
+  const stalled = hydrated && isStalled(run.status, lastSignalAt, Date.now(), stallAfterMs);
   const due = run.status === "running" && !stalled ? stallDueAt(lastSignalAt, stallAfterMs) : null;
   useEffect(() => {
     if (due === null) return;
@@ -372,9 +379,12 @@ function useStalled(run: AgentToolRun, lastSignalAt: number, stallAfterMs: numbe
 /** Works out one run's tray state and hands it to the item's parts. */
 function RunScope({ run, children }: { run: AgentToolRun; children: ReactNode }) {
   const { tracked, cancelling, stallAfterMs } = usePartContext(TrayContext, "RunTray.List");
-  const seen = tracked.get(run.runId);
+  // What this page saw of the run is the browser's to show: before mount (a server render, hydration) the
+  // times are unknown.
+  const hydrated = useHydrated();
+  const seen = hydrated ? tracked.get(run.runId) : undefined;
   const lastSignalAt = seen?.lastSignalAt ?? Date.now();
-  const stalled = useStalled(run, lastSignalAt, stallAfterMs);
+  const stalled = useStalled(run, lastSignalAt, stallAfterMs, hydrated);
   const isCancelling = run.status === "running" && cancelling.has(run.runId);
   const value: RunTrayItemState = {
     run,
@@ -511,14 +521,16 @@ export interface RunTrayElapsedProps extends PrimitiveProps<"time"> {
 
 /**
  * Time since this client first saw the run running, as `<time dateTime="PT…">`; ticks each second on the
- * shared clock while running, stops when it ends. Nothing for a run first seen finished (start unknown).
+ * shared clock while running, stops when it ends. Nothing for a run first seen finished (start unknown), nor
+ * before the page has mounted (a server render, hydration): the time is the browser's.
  */
 function Elapsed({ format = formatElapsed, ...props }: RunTrayElapsedProps) {
   const { run, startedAt, endedAt } = usePartContext(ItemContext, "RunTray.Elapsed");
   const end = run.status === "running" ? null : endedAt;
   const now = useNow(1000, startedAt !== null && end === null);
-  if (startedAt === null) return null;
-  const ms = Math.max(0, (end ?? now) - startedAt);
+  const until = end ?? now;
+  if (startedAt === null || until === null) return null;
+  const ms = Math.max(0, until - startedAt);
   return renderPart("time", {
     dateTime: isoDuration(ms),
     "data-status": run.status,
