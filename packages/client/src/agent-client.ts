@@ -71,7 +71,10 @@ export interface AgentClientOptions<State = unknown>
   query?: Query | (() => Query | Promise<Query>);
   /** How long an async `query` result is reused. Default 5 minutes. */
   cacheTtl?: number;
-  /** WebSocket implementation; required in Node 20 (`import { WebSocket } from "ws"`). */
+  /**
+   * WebSocket implementation. Default: the global one; in Node when there is none (Node 20) or it is jsdom's
+   * (which fails under Node), the `ws` package if it is installed.
+   */
   WebSocket?: unknown;
   /** Reconnect backoff, short form. Defaults: 1 s growing ×1.3 up to 10 s, retrying forever (partysocket's). */
   reconnect?: { minDelayMs?: number; maxDelayMs?: number; maxRetries?: number };
@@ -149,6 +152,24 @@ function definedOnly<T extends Record<string, unknown>>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
+/**
+ * In Node, the global WebSocket is missing (Node 20) or is jsdom's, which dispatches its own realm's events to a
+ * Node EventTarget and throws ("The event argument must be an instance of Event"). The `ws` package works in both.
+ */
+function needsWsPackage(): boolean {
+  const proc = (globalThis as { process?: { versions?: { node?: unknown } } }).process;
+  const node = typeof proc?.versions?.node === "string";
+  if (!node) return false;
+  if (typeof WebSocket === "undefined") return true;
+  return typeof navigator !== "undefined" && /jsdom/i.test(navigator.userAgent ?? "");
+}
+
+async function loadWsPackage(): Promise<unknown> {
+  const name = "ws";
+  const m = (await import(/* @vite-ignore */ name)) as { WebSocket?: unknown; default?: unknown };
+  return m.WebSocket ?? m.default;
+}
+
 export const isTerminalCloseCode = (code: number) => code === 1008 || (code >= 4000 && code <= 4999);
 
 type Listener = (event: Event) => void;
@@ -204,7 +225,30 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
    * With `startClosed` the socket is made but stays closed until `reconnect()`.
    */
   connect(): void {
-    if (this.socket) return;
+    if (this.socket || this.loadingWebSocket) return;
+    const impl = this.options.WebSocket ?? (needsWsPackage() ? undefined : "global");
+    if (impl !== undefined) return this.open(impl === "global" ? undefined : impl);
+    // Node without a usable global WebSocket (Node 20, or jsdom's, whose events Node rejects): the `ws`
+    // package, loaded only here so browser bundles never see it.
+    this.loadingWebSocket = loadWsPackage().then(
+      (ws) => {
+        this.loadingWebSocket = undefined;
+        if (!this.socket && !this.closedForGood) this.open(ws);
+      },
+      () => {
+        this.loadingWebSocket = undefined;
+        this.options.onError?.(
+          new Error(
+            "No WebSocket that works here: install the `ws` package (npm i -D ws) or pass `WebSocket` to the client",
+          ),
+        );
+      },
+    );
+  }
+
+  private loadingWebSocket: Promise<void> | undefined;
+
+  private open(WebSocketImpl: unknown): void {
     const options = this.options;
     const { query } = options;
     const { minDelayMs, maxDelayMs } = options.reconnect ?? {};
@@ -218,7 +262,7 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
     const minReconnectionDelay = options.minReconnectionDelay ?? minDelayMs;
     const maxReconnectionDelay = options.maxReconnectionDelay ?? maxDelayMs;
     const socket = new ReconnectingWebSocket(url, options.protocols, {
-      ...(options.WebSocket ? { WebSocket: options.WebSocket } : {}),
+      ...(WebSocketImpl ? { WebSocket: WebSocketImpl } : {}),
       ...definedOnly({
         minReconnectionDelay,
         maxReconnectionDelay,
@@ -335,10 +379,7 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
    */
   getHttpUrl(path?: string): string {
     if (this.addressPending) return "";
-    return agentHttpUrl(
-      { ...this.address, ...(this.lastQuery ? { query: this.lastQuery } : {}) },
-      path,
-    );
+    return agentHttpUrl({ ...this.address, ...(this.lastQuery ? { query: this.lastQuery } : {}) }, path);
   }
 
   /** Sends a raw text frame; buffered while connecting. */

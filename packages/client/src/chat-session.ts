@@ -108,9 +108,7 @@ export interface ChatSessionOptions<M extends UIMessage = UIMessage> extends Cha
    * `query` still resolving). `null` skips it. Also used to read the transcript again after a reconnect finds
    * that a stream this tab was showing ended while it was away.
    */
-  getInitialMessages?:
-    | null
-    | ((options: { agent?: string; name?: string; url?: string }) => Promise<M[]>);
+  getInitialMessages?: null | ((options: { agent?: string; name?: string; url?: string }) => Promise<M[]>);
   /** Starting messages, before any fetch. */
   messages?: M[];
   /** Probe for a stream to resume on mount and after reconnects. Default true. */
@@ -763,7 +761,6 @@ export class ChatSession<M extends UIMessage = UIMessage> {
     return candidate;
   }
 
-
   /** Executes resume-machine commands. */
   private run(commands: ResumeCommand[], notify = true) {
     for (const c of commands) {
@@ -1276,5 +1273,4 @@ export class ChatSession<M extends UIMessage = UIMessage> {
       });
     }
   }
-
 }
