@@ -607,7 +607,8 @@ export class ChatSession<M extends UIMessage = UIMessage> {
       this.list.endStream(f.id);
       this.streamMessage.delete(f.id);
       this.endLocal(f.id);
-      this.turnEnded(f, f.outcome === "aborted" || f.outcome === "skipped" ? f.outcome : "completed");
+      const ended = () =>
+        this.turnEnded(f, f.outcome === "aborted" || f.outcome === "skipped" ? f.outcome : "completed");
       if (f.outcome !== "aborted") {
         const message = this.list.messages.find((m) => m.id === messageId) as M | undefined;
         const finish = {
@@ -617,9 +618,14 @@ export class ChatSession<M extends UIMessage = UIMessage> {
           isDisconnect: false,
           isError: false,
         };
+        // As upstream: `onFinish` first, then `onTurnEnd`.
         this.callApp("onFinish", () => this.options.onFinish?.(finish));
+        ended();
         void this.runClientTools().then(() => this.afterResponse());
-      } else if (own) this.queue.pause();
+      } else {
+        ended();
+        if (own) this.queue.pause();
+      }
     }
     this.changed();
     // The end of a stream is shown at once, not on the next frame: nothing else is coming.
