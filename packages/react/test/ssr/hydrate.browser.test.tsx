@@ -1,0 +1,113 @@
+/**
+ * Hydration in Chromium: each component in each state is rendered to HTML as a server in UTC with en-US and
+ * the real clock would, then hydrated by a browser in another language (de-DE), time zone (Asia/Kolkata) and
+ * 61.5 s later. React must not warn or recover from a mismatch, and what only the browser knows (local times,
+ * countdowns, elapsed times) must appear right after mount.
+ */
+import { type ReactElement, StrictMode } from "react";
+import { hydrateRoot } from "react-dom/client";
+import { renderToString } from "react-dom/server";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { applyEnvironment, CLIENT, inEnvironment, SERVER } from "./environment.ts";
+import { Approvals, CASES, connection, type StateCase } from "./states.tsx";
+
+interface Hydrated {
+  container: HTMLElement;
+  /** Console warnings and errors, and errors React recovered from, during hydration and just after. */
+  problems: string[];
+}
+
+const cleanups: Array<() => void> = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0).reverse()) c();
+});
+
+const describeArgs = (args: unknown[]) =>
+  args.map((a) => (a instanceof Error ? `${a.name}: ${a.message}` : String(a))).join(" ");
+
+/** Server-renders `server`, then hydrates the HTML with `client` as the browser would, and waits for mount. */
+async function hydrate(server: ReactElement, client: ReactElement, expected: readonly RegExp[] = []) {
+  const html = inEnvironment(SERVER, () => renderToString(<StrictMode>{server}</StrictMode>));
+  const container = document.createElement("div");
+  container.innerHTML = html;
+  document.body.append(container);
+  cleanups.push(() => container.remove());
+
+  const problems: string[] = [];
+  const record =
+    (level: string) =>
+    (...args: unknown[]) => {
+      const text = describeArgs(args);
+      if (!expected.some((re) => re.test(text))) problems.push(`console.${level}: ${text}`);
+    };
+  const error = vi.spyOn(console, "error").mockImplementation(record("error"));
+  const warn = vi.spyOn(console, "warn").mockImplementation(record("warn"));
+  cleanups.push(() => {
+    error.mockRestore();
+    warn.mockRestore();
+  });
+  cleanups.push(applyEnvironment(CLIENT));
+
+  const root = hydrateRoot(container, <StrictMode>{client}</StrictMode>, {
+    onRecoverableError: (e) => problems.push(`recoverable: ${describeArgs([e])}`),
+    onCaughtError: (e) => problems.push(`caught: ${describeArgs([e])}`),
+    onUncaughtError: (e) => problems.push(`uncaught: ${describeArgs([e])}`),
+  });
+  cleanups.push(() => root.unmount());
+  // Effects, the re-render with the browser's values, and the confirm dialog's library loading.
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  return { container, problems } satisfies Hydrated;
+}
+
+const texts = (el: HTMLElement, selector: string) =>
+  Array.from(el.querySelectorAll(selector)).map((n) => n.textContent ?? "");
+
+/** What the browser shows once mounted, for the states whose text is the browser's to decide. */
+const afterMount: Record<string, (el: HTMLElement) => void> = {
+  // 09:30:05 and 09:31:10 UTC, in German, in India (UTC+5:30).
+  "MilestoneTimeline: reached, current and upcoming": (el) =>
+    expect(texts(el, "time")).toEqual(["15:00:05", "15:01:10"]),
+  "MilestoneTimeline: from a run": (el) => expect(texts(el, "time")).toEqual(["15:00:05", "15:01:10"]),
+  // Ten minutes from when the inputs were made, seen 61.5 s later.
+  "ApprovalCard: expiring in ten minutes": (el) => {
+    expect(texts(el, "time")[0]).toMatch(/^Expires in 8:5\d$/);
+    expect(el.querySelector("article")?.getAttribute("data-state")).toBe("requested");
+  },
+  "ApprovalCard: expired": (el) => {
+    expect(texts(el, "time")).toEqual(["Expired"]);
+    expect(el.querySelector("article")?.getAttribute("data-state")).toBe("expired");
+    expect(el.querySelector("time")?.hasAttribute("data-expired")).toBe(true);
+  },
+  // Started 95 s before the inputs were made, seen 61.5 s later.
+  "AgentToolRun: running since a known start": (el) => expect(texts(el, "time")[0]).toMatch(/^2:3\d$/),
+  "AgentToolRun: running, first seen now": (el) => expect(texts(el, "time")[0]).toBe("0:00"),
+  "RunTray: open, every status": (el) => expect(texts(el, "time")).toEqual(["0:00", "0:00"]),
+  "Approval adapters: open connection": (el) =>
+    expect(el.querySelector("article")?.getAttribute("data-state")).toBe("requested"),
+  "ApprovalCard: high risk, confirm dialog open": () =>
+    expect(document.querySelector('[role="alertdialog"]')?.textContent).toContain("Approve deploy?"),
+};
+
+describe("hydrating server HTML in a browser with another locale, time zone and clock", () => {
+  it.each(CASES.map((c) => [c.name, c] as [string, StateCase]))(
+    "%s: no warning, no recovery",
+    async (_, c) => {
+      const { container, problems } = await hydrate(c.render(), c.render(), c.expectedWarnings);
+      expect(problems).toEqual([]);
+      await vi.waitFor(() => afterMount[c.name]?.(container));
+    },
+  );
+
+  it("approval adapters whose connection opened before the page hydrated: no warning, then answerable", async () => {
+    const { container, problems } = await hydrate(
+      <Approvals agent={connection("connecting")} />,
+      <Approvals agent={connection("open")} />,
+    );
+    expect(problems).toEqual([]);
+    await vi.waitFor(() =>
+      expect(
+        Array.from(container.querySelectorAll("article")).map((a) => a.getAttribute("data-state")),
+      ).toContain("requested"),
+    );
+  });
+});

@@ -1,0 +1,717 @@
+/**
+ * Every headless component in every state its TSDoc lists that a first render can show, as an app composes it
+ * (every part), for the server-render and hydration tests. Inputs are plain data and test doubles: nothing
+ * here opens a connection. States that need an interaction or time to pass first (cancelling, stalled, a
+ * failed refresh, a frame that loaded) start from one of these on the client and are not server-rendered.
+ */
+import type { AgentClientOptions, AgentToolRuns } from "@runboard/client";
+import type {
+  AgentToolMilestone,
+  AgentToolRunsState,
+  Part,
+  AgentToolRun as RunData,
+} from "@runboard/protocol";
+import type { UIMessage } from "ai";
+import type { ReactElement, ReactNode } from "react";
+import { AgentEvent } from "../../src/agent-event/index.ts";
+import { AgentToolRun, getRunsForToolCall, useChildChat } from "../../src/agent-tool-run/index.ts";
+import {
+  ApprovalCard,
+  ApprovalQueue,
+  type ApprovalRequest,
+  type CallableConnection,
+  useChatApprovals,
+  useExecutionApprovals,
+  useWorkflowApprovals,
+} from "../../src/approval/index.ts";
+import { LiveView, type LiveViewRootProps, type LiveViewSession } from "../../src/live-view/index.ts";
+import { MilestoneTimeline } from "../../src/milestone-timeline/index.ts";
+import { Progress } from "../../src/progress/index.ts";
+import { RunTray, type RunTrayRootProps } from "../../src/run-tray/index.ts";
+import { useAgent } from "../../src/use-agent.ts";
+import { useAgentChat } from "../../src/use-agent-chat.ts";
+import { useAgentToolEvents } from "../../src/use-agent-tool-events.ts";
+
+/** One component in one state. */
+export interface StateCase {
+  name: string;
+  render: () => ReactElement;
+  /** Development warnings the kit gives on purpose in this state (they are not hydration problems). */
+  expectedWarnings?: readonly RegExp[];
+}
+
+// Fixed once per test process, so the server render and the hydration see the same inputs even when a test
+// loads these modules afresh for each render.
+const clock = globalThis as { __ssrStatesLoadedAt?: number };
+clock.__ssrStatesLoadedAt ??= Date.now();
+const LOADED_AT = clock.__ssrStatesLoadedAt;
+/** A time of day in the past (milestones, progress). */
+const AT = Date.UTC(2026, 0, 1, 9, 30, 5);
+
+// ───────────────────────────── test doubles ─────────────────────────────
+
+type Listener = (e: Event) => void;
+
+/** A connection (`useAgent()`-like) that never opens a socket: events, a status, callables that never answer. */
+export function connection(status: "open" | "connecting" | "closed", state?: unknown): CallableConnection {
+  const listeners = new Set<Listener>();
+  return {
+    status,
+    state,
+    addEventListener: (_type: string, fn: Listener) => void listeners.add(fn),
+    removeEventListener: (_type: string, fn: Listener) => void listeners.delete(fn),
+    call: () => new Promise<never>(() => {}),
+  };
+}
+
+/** The chat half of `useAgentChat()` the approval adapter reads. */
+function chat(messages: UIMessage[]) {
+  return { messages, addToolApprovalResponse: () => {}, addToolOutput: () => {} };
+}
+
+/** A run store (`useAgentToolEvents().store`) holding fixed runs. */
+function runStore(runs: RunData[]): AgentToolRuns {
+  const state: AgentToolRunsState = {
+    runsById: Object.fromEntries(runs.map((r) => [r.runId, r])),
+    runsByToolCallId: {},
+    unboundRuns: runs,
+  };
+  return { subscribe: () => () => {}, getSnapshot: () => state } as unknown as AgentToolRuns;
+}
+
+// ───────────────────────────── runs ─────────────────────────────
+
+const run = (runId: string, extra: Partial<RunData> = {}): RunData => ({
+  runId,
+  agentType: "Researcher",
+  order: 0,
+  status: "running",
+  parts: [],
+  milestones: [],
+  subAgent: { agent: "Researcher", name: runId },
+  ...extra,
+});
+
+const milestones: AgentToolMilestone[] = [
+  { name: "outline", sequence: 0, at: AT, data: { sections: 4 } },
+  { name: "sources-gathered", sequence: 1, at: AT + 65_000, data: { sources: 3 } },
+];
+
+const LONG = Array.from({ length: 30 }, (_, i) => `line ${i + 1} of the report`).join("\n");
+
+const nested = run("child-1", {
+  agentType: "Fetcher",
+  display: { name: "Fetch", icon: "⤓" },
+  parentToolCallId: "tc-fetch",
+  parts: [{ type: "text", text: "Fetched 3 pages.", state: "done" } as Part],
+});
+
+const RUNS = {
+  running: run("r-running", {
+    display: { name: "Research", icon: "🔎" },
+    inputPreview: { topic: "queues" },
+    progress: { fraction: 0.6, phase: "reading", message: "Reading 2 sources", at: AT },
+    milestones,
+    parts: [
+      { type: "text", text: "Looking for sources.", state: "done" } as Part,
+      { type: "tool-fetch", toolCallId: "tc-fetch", state: "input-available", input: {} } as unknown as Part,
+    ],
+  }),
+  starting: run("r-starting", { display: { name: "Crawl", icon: "🕷" } }),
+  completed: run("r-completed", {
+    display: { name: "Summary" },
+    status: "completed",
+    progress: { fraction: 0.9, message: "Writing", at: AT },
+    summary: LONG,
+    milestones,
+  }),
+  error: run("r-error", { display: { name: "Fact check" }, status: "error", error: "Upstream timeout" }),
+  aborted: run("r-aborted", {
+    display: { name: "Translate" },
+    status: "aborted",
+    error: "Cancelled by the user",
+  }),
+  reconnectable: run("r-interrupted-live", {
+    agentType: "Tailer",
+    status: "interrupted",
+    reason: "no-progress",
+    childStillRunning: true,
+    error: "No progress for 30 seconds",
+  }),
+  retryable: run("r-interrupted-stopped", {
+    agentType: "Tailer",
+    status: "interrupted",
+    reason: "window-exceeded",
+    childStillRunning: false,
+  }),
+};
+
+const byToolCall = { runsByToolCallId: { "tc-fetch": [nested] } };
+
+/** The app's part renderer, handed to child transcripts too, so nested runs recurse through it. */
+function renderChatPart(part: Part): ReactNode {
+  if (part.type === "text") return <p>{part.text}</p>;
+  return getRunsForToolCall(byToolCall, part as { toolCallId?: unknown }).map((r) => (
+    <FullRun key={r.runId} run={r} />
+  ));
+}
+
+/** Every part of `AgentToolRun`. */
+function FullRun(
+  props: Parameters<typeof AgentToolRun.Root>[0] & { elapsed?: { startedAt?: number; endedAt?: number } },
+) {
+  const { elapsed, ...root } = props;
+  return (
+    <AgentToolRun.Root onRetry={() => {}} onReconnect={() => {}} onDrillIn={() => {}} {...root}>
+      <AgentToolRun.Header>
+        <AgentToolRun.Icon /> <AgentToolRun.Title /> <AgentToolRun.AgentType /> <AgentToolRun.Status />{" "}
+        <AgentToolRun.Elapsed {...elapsed} />
+        <AgentToolRun.Trigger>Details</AgentToolRun.Trigger>
+      </AgentToolRun.Header>
+      <AgentToolRun.Content>
+        <AgentToolRun.Input />
+        <AgentToolRun.Transcript>{renderChatPart}</AgentToolRun.Transcript>
+        <AgentToolRun.Summary />
+        <AgentToolRun.Result maxLines={4} />
+        <AgentToolRun.Error />
+        <AgentToolRun.Interrupted />
+      </AgentToolRun.Content>
+      <AgentToolRun.Retry /> <AgentToolRun.Reconnect /> <AgentToolRun.DrillIn />
+    </AgentToolRun.Root>
+  );
+}
+
+// ───────────────────────────── trays ─────────────────────────────
+
+function FullTray(props: Partial<RunTrayRootProps>) {
+  return (
+    <RunTray.Root runs={[]} onCancel={() => new Promise(() => {})} onDrillIn={() => {}} {...props}>
+      <RunTray.Trigger>
+        Background runs <RunTray.Badge />
+      </RunTray.Trigger>
+      <RunTray.List>
+        {() => (
+          <RunTray.Item>
+            <RunTray.Title /> <RunTray.Status /> <RunTray.Elapsed />
+            <RunTray.Progress />
+            <RunTray.Phase /> <RunTray.Message />
+            <RunTray.Milestones />
+            <RunTray.Stalled />
+            <RunTray.Error />
+            <RunTray.Cancel /> <RunTray.DrillIn /> <RunTray.Dismiss />
+          </RunTray.Item>
+        )}
+      </RunTray.List>
+      <RunTray.Empty />
+      <RunTray.Announcer />
+    </RunTray.Root>
+  );
+}
+
+const ALL_RUNS = Object.values(RUNS);
+
+// ───────────────────────────── approvals ─────────────────────────────
+
+const request = (over: Partial<ApprovalRequest> & { id: string }): ApprovalRequest => ({
+  source: "chat",
+  key: over.id,
+  name: "processPayment",
+  arguments: { amount: 40, recipient: "Bob" },
+  argumentsComplete: true,
+  status: "requested",
+  online: true,
+  decide: () => false,
+  ...over,
+});
+
+const deploy = {
+  name: "deploy",
+  summary: "Deploy web-app to production",
+  risk: "high",
+  permissions: ["deploy:production", "secrets:read"],
+  arguments: { service: "web-app", environment: "production" },
+};
+
+const REQUESTS: Record<string, ApprovalRequest> = {
+  requested: request({ id: "a-requested" }),
+  "high risk": request({ id: "a-high", source: "execution", ...deploy }),
+  "arguments loading": request({ id: "a-loading", source: "execution", ...deploy, argumentsComplete: false }),
+  submitting: request({ id: "a-submitting", status: "submitting", outcome: { approved: true, by: "here" } }),
+  approved: request({ id: "a-approved", status: "approved", outcome: { approved: true, by: "here" } }),
+  denied: request({
+    id: "a-denied",
+    status: "denied",
+    outcome: { approved: false, reason: "Bob is not a vendor", by: "here" },
+  }),
+  "answered elsewhere": request({
+    id: "a-elsewhere",
+    status: "answered-elsewhere",
+    outcome: { approved: true, by: "elsewhere" },
+  }),
+  "expiring in ten minutes": request({
+    id: "a-expiring",
+    name: "transferFunds",
+    expiresAt: LOADED_AT + 600_000,
+  }),
+  expired: request({ id: "a-expired", name: "transferFunds", expiresAt: Date.UTC(2024, 0, 1) }),
+  "decided, with an expiry": request({
+    id: "a-decided-expiry",
+    status: "approved",
+    expiresAt: LOADED_AT + 600_000,
+    outcome: { approved: true, by: "here" },
+  }),
+  offline: request({ id: "a-offline", online: false }),
+  "workflow item": request({
+    id: "a-workflow",
+    source: "workflow",
+    name: "Expense: team lunch (120 EUR)",
+    title: "Expense: team lunch (120 EUR)",
+    arguments: { amount: 120 },
+  }),
+};
+
+/** Every part of `ApprovalCard`. */
+export function FullCard({
+  request: r,
+  defaultConfirmOpen,
+}: {
+  request: ApprovalRequest;
+  defaultConfirmOpen?: boolean;
+}) {
+  return (
+    <ApprovalCard.Root request={r} {...(defaultConfirmOpen ? { defaultConfirmOpen } : {})}>
+      <ApprovalCard.Title />
+      <ApprovalCard.Risk />
+      <ApprovalCard.Summary />
+      <ApprovalCard.Permissions aria-label="Required permissions" />
+      <ApprovalCard.Arguments />
+      <ApprovalCard.Expiry />
+      <ApprovalCard.Approve />
+      <ApprovalCard.Deny />
+      <ApprovalCard.DenyReason>
+        <ApprovalCard.DenyReasonInput />
+        <ApprovalCard.Deny>Deny with reason</ApprovalCard.Deny>
+      </ApprovalCard.DenyReason>
+      <ApprovalCard.Confirm>
+        <ApprovalCard.ConfirmOverlay />
+        <ApprovalCard.ConfirmContent>
+          <ApprovalCard.ConfirmTitle />
+          <ApprovalCard.ConfirmDescription />
+          <ApprovalCard.ConfirmCancel />
+          <ApprovalCard.ConfirmAction />
+        </ApprovalCard.ConfirmContent>
+      </ApprovalCard.Confirm>
+      <ApprovalCard.Status />
+    </ApprovalCard.Root>
+  );
+}
+
+function FullQueue({
+  requests,
+  include,
+}: {
+  requests: readonly ApprovalRequest[];
+  include?: "pending" | "all";
+}) {
+  return (
+    <ApprovalQueue.Root requests={requests} {...(include ? { include } : {})}>
+      <h2>
+        Waiting for you (<ApprovalQueue.Count />)
+      </h2>
+      <ApprovalQueue.ApproveAll />
+      <ApprovalQueue.DenyAll reason="Not now" />
+      <ApprovalQueue.List>
+        {(r) => (
+          <ApprovalQueue.Item request={r}>
+            <FullCard request={r} />
+          </ApprovalQueue.Item>
+        )}
+      </ApprovalQueue.List>
+    </ApprovalQueue.Root>
+  );
+}
+
+const toolPart = (id: string, state: string, extra: Record<string, unknown> = {}) => ({
+  type: "tool-processPayment",
+  toolCallId: `tc-${id}`,
+  state,
+  input: { amount: 40, recipient: "Bob" },
+  approval: { id: `ap-${id}` },
+  ...extra,
+});
+
+const CHAT_MESSAGES = [
+  {
+    id: "m1",
+    role: "assistant",
+    parts: [
+      { type: "text", text: "I need two approvals." },
+      toolPart("1", "approval-requested"),
+      toolPart("2", "approval-requested", { input: { amount: 900, expiresAt: LOADED_AT + 600_000 } }),
+      toolPart("3", "approval-responded", { approval: { id: "ap-3", approved: true } }),
+      toolPart("4", "output-error", { errorText: "Too expensive" }),
+    ],
+  },
+] as unknown as UIMessage[];
+
+const THINK_MESSAGES = [
+  {
+    id: "t1",
+    role: "assistant",
+    parts: [
+      {
+        type: "tool-deploy",
+        toolCallId: "tc-deploy",
+        state: "output-available",
+        input: { service: "web-app" },
+        output: { status: "paused", executionId: "ex1", action: "deploy" },
+        approvalDescriptor: { action: "deploy", risk: "high", kind: "durable-pause", requestId: "ex1" },
+      },
+    ],
+  },
+] as unknown as UIMessage[];
+
+const WORKFLOW_STATE = {
+  pendingApprovals: [
+    { id: "exp-1", title: "Expense: team lunch (120 EUR)", amount: 120, requestedAt: AT },
+    { id: "exp-2", title: "Expense: taxi", amount: 30, expiresAt: LOADED_AT + 600_000 },
+  ],
+  resolvedApprovals: [{ id: "exp-0", title: "Expense: coffee", amount: 4, approved: true }],
+};
+
+/** The three adapters together, as one page lists every approval. */
+export function Approvals({ agent }: { agent: CallableConnection | undefined }) {
+  const fromChat = useChatApprovals(chat(CHAT_MESSAGES), agent ? { agent } : {});
+  const conn = agent ?? connection("open");
+  const fromThink = useExecutionApprovals(conn, { messages: THINK_MESSAGES });
+  const fromWorkflow = useWorkflowApprovals(conn, agent ? {} : { state: WORKFLOW_STATE });
+  return <FullQueue requests={[...fromChat, ...fromThink, ...fromWorkflow]} include="all" />;
+}
+
+// ───────────────────────────── live view ─────────────────────────────
+
+const LIVE_ORIGIN = "http://127.0.0.1:9";
+
+const SESSION: LiveViewSession = {
+  sessionId: "s1",
+  expiresInMs: 300_000,
+  targets: [
+    {
+      targetId: "LOGIN",
+      url: `${LIVE_ORIGIN}/live/login`,
+      pageUrl: "https://shop.example/login",
+      title: "Sign in",
+      type: "page",
+    },
+    {
+      targetId: "SW",
+      url: `${LIVE_ORIGIN}/live/sw`,
+      pageUrl: "https://shop.example/sw.js",
+      type: "service_worker",
+    },
+    {
+      targetId: "ORDERS",
+      url: `${LIVE_ORIGIN}/live/orders`,
+      pageUrl: "https://shop.example/orders",
+      type: "page",
+    },
+  ],
+};
+
+const REFUSED: LiveViewSession = {
+  expiresInMs: 300_000,
+  targets: [
+    { targetId: "JS", url: "javascript:alert(1)", title: "Script address", type: "page" },
+    { targetId: "FOREIGN", url: "https://evil.example/live", title: "Foreign origin", type: "page" },
+  ],
+};
+
+function FullLiveView(props: Partial<LiveViewRootProps>) {
+  return (
+    <LiveView.Root allowedOrigins={[LIVE_ORIGIN]} allowLoopbackHttp aria-label="Browser" {...props}>
+      <LiveView.ModeSwitch />
+      <LiveView.TabList />
+      <LiveView.Panels>
+        {() => (
+          <LiveView.Panel>
+            <LiveView.Frame />
+            <LiveView.Refused />
+            <LiveView.OpenInNewTab />
+          </LiveView.Panel>
+        )}
+      </LiveView.Panels>
+      <LiveView.OpenInNewTab />
+      <LiveView.TakeOver />
+      <LiveView.Continue />
+      <LiveView.Error />
+      <LiveView.Status />
+    </LiveView.Root>
+  );
+}
+
+const never = () => new Promise<never>(() => {});
+
+// ───────────────────────────── events ─────────────────────────────
+
+const EVENTS: UIMessage[] = [
+  {
+    id: "detached-ms:run-7:sources-gathered",
+    role: "assistant",
+    metadata: {
+      source: "detached-agent-tool",
+      runId: "run-7",
+      agentType: "Researcher",
+      milestone: "sources-gathered",
+    },
+    parts: [{ type: "text", text: "Reached sources-gathered." }],
+  },
+  {
+    id: "detached-finish:run-7:completed",
+    role: "user",
+    metadata: { source: "detached-agent-tool", runId: "run-7", agentType: "Researcher", status: "completed" },
+    parts: [{ type: "text", text: "Queues are ordered per key." }],
+  },
+  {
+    id: "detached-finish:run-8:error",
+    role: "user",
+    metadata: { source: "detached-agent-tool", runId: "run-8", status: "error" },
+    parts: [{ type: "text", text: "Upstream timeout" }],
+  },
+  {
+    id: "n-1",
+    role: "assistant",
+    metadata: { deliveryKind: "notice" },
+    parts: [{ type: "text", text: "Maintenance at 22:00." }],
+  },
+  {
+    id: "s-1",
+    role: "user",
+    metadata: { source: "scheduled-task" },
+    parts: [{ type: "text", text: "Daily summary." }],
+  },
+  { id: "u-1", role: "user", parts: [{ type: "text", text: "An ordinary message." }] },
+];
+
+function Events() {
+  return (
+    <>
+      {EVENTS.map((m) => (
+        <AgentEvent.Match key={m.id} message={m} fallback={<p data-role={m.role}>{m.id}</p>}>
+          <AgentEvent.Root message={m}>
+            <AgentEvent.Label />
+            <AgentEvent.Text />
+          </AgentEvent.Root>
+        </AgentEvent.Match>
+      ))}
+    </>
+  );
+}
+
+// ───────────────────────────── drill-in ─────────────────────────────
+
+/** `useChildChat` for a run, as a drill-in panel shows the child's chat. */
+export function ChildChatPanel({ parent }: { parent: AgentClientOptions }) {
+  const child = useChildChat(parent, RUNS.running, { getInitialMessages: null });
+  return <section aria-label="Agent chat" data-messages={child?.snapshot.messages.length ?? 0} />;
+}
+
+// ───────────────────────────── the hooks ─────────────────────────────
+
+/**
+ * A page as the README builds it: the connection, chat and run hooks feeding every component, the three
+ * approval adapters, and a drill-in panel. `WebSocket` is the implementation the connections get (default:
+ * the global one, as in an app).
+ */
+export function HooksPage({ host, WebSocket }: { host: string; WebSocket?: unknown }) {
+  const address = { agent: "ChatAgent", name: "ssr-page", host, ...(WebSocket ? { WebSocket } : {}) };
+  const agent = useAgent(address);
+  const chat = useAgentChat({ agent, getInitialMessages: null });
+  const runs = useAgentToolEvents({ agent });
+  const requests = [
+    ...useChatApprovals(chat, { agent }),
+    ...useExecutionApprovals(agent, { messages: chat.messages }),
+    ...useWorkflowApprovals(agent),
+  ];
+  return (
+    <main data-status={agent.status} data-chat={chat.status}>
+      {chat.messages.map((m) => (
+        <p key={m.id}>{m.id}</p>
+      ))}
+      <FullTray runs={runs.unboundRuns} agent={agent} />
+      {Object.values(runs.runsById).map((r) => (
+        <FullRun key={r.runId} runs={runs.store} runId={r.runId} />
+      ))}
+      <FullQueue requests={requests} />
+      <ChildChatPanel parent={address} />
+    </main>
+  );
+}
+
+// ───────────────────────────── the cases ─────────────────────────────
+
+const timeline = (extra: Partial<Parameters<typeof MilestoneTimeline.Root>[0]> = {}) => (
+  <>
+    <MilestoneTimeline.Root
+      milestones={milestones}
+      expected={["outline", "sources-gathered", "draft"]}
+      aria-label="Milestones"
+      {...extra}
+    >
+      {() => (
+        <MilestoneTimeline.Item>
+          <MilestoneTimeline.Name /> <MilestoneTimeline.Time />
+          <MilestoneTimeline.Data />
+        </MilestoneTimeline.Item>
+      )}
+    </MilestoneTimeline.Root>
+    <MilestoneTimeline.Announcer milestones={milestones} />
+  </>
+);
+
+export const CASES: StateCase[] = [
+  // AgentEvent: every kind, and an ordinary message left to the app.
+  { name: "AgentEvent: every kind", render: () => <Events /> },
+
+  // AgentToolRun: every status, open and closed, from a run or from the store, with elapsed times.
+  { name: "AgentToolRun: running, first seen now", render: () => <FullRun run={RUNS.running} /> },
+  {
+    name: "AgentToolRun: running since a known start",
+    render: () => <FullRun run={RUNS.running} elapsed={{ startedAt: LOADED_AT - 95_000 }} />,
+  },
+  {
+    name: "AgentToolRun: completed, long result",
+    render: () => <FullRun run={RUNS.completed} defaultOpen />,
+  },
+  {
+    name: "AgentToolRun: completed with known start and end",
+    render: () => <FullRun run={RUNS.completed} elapsed={{ startedAt: AT, endedAt: AT + 65_000 }} />,
+  },
+  { name: "AgentToolRun: failed", render: () => <FullRun run={RUNS.error} defaultOpen /> },
+  { name: "AgentToolRun: cancelled", render: () => <FullRun run={RUNS.aborted} /> },
+  {
+    name: "AgentToolRun: interrupted, child still running",
+    render: () => <FullRun run={RUNS.reconnectable} defaultOpen />,
+  },
+  {
+    name: "AgentToolRun: interrupted, child stopped",
+    render: () => <FullRun run={RUNS.retryable} defaultOpen />,
+  },
+  {
+    name: "AgentToolRun: closed",
+    render: () => <FullRun run={RUNS.starting} open={false} onOpenChange={() => {}} />,
+  },
+  {
+    name: "AgentToolRun: from the store",
+    render: () => <FullRun runs={runStore(ALL_RUNS)} runId={RUNS.running.runId} />,
+  },
+
+  // Progress: indeterminate, loading, complete; from a run.
+  {
+    name: "Progress: indeterminate, loading, complete",
+    render: () => (
+      <>
+        <Progress.Root aria-label="Unknown">
+          <Progress.Indicator />
+        </Progress.Root>
+        <Progress.Root value={0.4} phase="comparing" message="Comparing 3 sources" aria-label="Fact check">
+          <Progress.Indicator />
+        </Progress.Root>
+        <Progress.Root value={0.75} complete aria-label="Done">
+          <Progress.Indicator />
+        </Progress.Root>
+        <Progress.Root run={RUNS.running}>
+          <Progress.Indicator />
+        </Progress.Root>
+        <Progress.Root run={RUNS.completed}>
+          <Progress.Indicator />
+        </Progress.Root>
+      </>
+    ),
+  },
+
+  // MilestoneTimeline: reached, current, upcoming, with data and times; empty.
+  { name: "MilestoneTimeline: reached, current and upcoming", render: () => timeline() },
+  {
+    name: "MilestoneTimeline: from a run",
+    render: () => timeline({ milestones: undefined, run: RUNS.completed }),
+  },
+  {
+    name: "MilestoneTimeline: not started",
+    render: () => (
+      <MilestoneTimeline.Root milestones={[]} expected={["outline", "draft"]} aria-label="Not started" />
+    ),
+  },
+
+  // RunTray: empty, closed, open with every status, dismissed, kept mounted while closed.
+  { name: "RunTray: empty and open", render: () => <FullTray defaultOpen /> },
+  { name: "RunTray: closed with runs", render: () => <FullTray runs={ALL_RUNS} /> },
+  { name: "RunTray: open, every status", render: () => <FullTray runs={ALL_RUNS} defaultOpen /> },
+  {
+    name: "RunTray: open, finished runs dismissed",
+    render: () => (
+      <FullTray runs={ALL_RUNS} defaultOpen defaultDismissed={[RUNS.completed.runId, RUNS.error.runId]} />
+    ),
+  },
+  {
+    name: "RunTray: stall detection off, default item",
+    render: () => (
+      <RunTray.Root runs={ALL_RUNS} defaultOpen stallAfterMs={0} onCancel={never}>
+        <RunTray.List />
+        <RunTray.Announcer />
+      </RunTray.Root>
+    ),
+  },
+
+  // ApprovalCard: every state; the confirm dialog open.
+  ...Object.entries(REQUESTS).map(([state, r]) => ({
+    name: `ApprovalCard: ${state}`,
+    render: () => <FullCard request={r} />,
+  })),
+  {
+    name: "ApprovalCard: high risk, confirm dialog open",
+    render: () => <FullCard request={REQUESTS["high risk"] as ApprovalRequest} defaultConfirmOpen />,
+  },
+
+  // ApprovalQueue: pending (with an expiry), all, empty.
+  { name: "ApprovalQueue: pending", render: () => <FullQueue requests={Object.values(REQUESTS)} /> },
+  {
+    name: "ApprovalQueue: all",
+    render: () => <FullQueue requests={Object.values(REQUESTS)} include="all" />,
+  },
+  { name: "ApprovalQueue: empty", render: () => <FullQueue requests={[]} /> },
+
+  // The adapters, over test doubles: connected, still connecting, and without a connection.
+  {
+    name: "Approval adapters: open connection",
+    render: () => <Approvals agent={connection("open", WORKFLOW_STATE)} />,
+  },
+  {
+    name: "Approval adapters: connection still opening",
+    render: () => <Approvals agent={connection("connecting", WORKFLOW_STATE)} />,
+  },
+  { name: "Approval adapters: no connection", render: () => <Approvals agent={undefined} /> },
+
+  // LiveView: idle, loading, a session (loading frames), DevTools, the human in control, refused, expired.
+  { name: "LiveView: idle", render: () => <FullLiveView /> },
+  { name: "LiveView: loading its first session", render: () => <FullLiveView refresh={never} /> },
+  { name: "LiveView: a session", render: () => <FullLiveView session={SESSION} refresh={never} /> },
+  {
+    name: "LiveView: DevTools, human in control, waiting to continue",
+    render: () => (
+      <FullLiveView
+        session={SESSION}
+        refresh={never}
+        defaultMode="devtools"
+        defaultControl="human"
+        defaultValue="ORDERS"
+        onContinue={() => {}}
+      />
+    ),
+  },
+  {
+    name: "LiveView: refused",
+    render: () => <FullLiveView session={REFUSED} />,
+    expectedWarnings: [/LiveView: a target's URL was not embedded/],
+  },
+  { name: "LiveView: expired", render: () => <FullLiveView session={{ ...SESSION, expiresInMs: 0 }} /> },
+];
