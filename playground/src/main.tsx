@@ -1,4 +1,4 @@
-import { StrictMode } from "react";
+import { StrictMode, Suspense } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app.tsx";
 import "./playground.css";
@@ -7,6 +7,9 @@ const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");
 createRoot(root).render(
   <StrictMode>
-    <App />
+    {/* useAgentChat suspends while the first transcript loads, as the official hook does. */}
+    <Suspense fallback={<p className="hint">Loading the conversation…</p>}>
+      <App />
+    </Suspense>
   </StrictMode>,
 );

@@ -4,7 +4,7 @@ import { act, cleanup, render, waitFor } from "@testing-library/react";
 import { useAgent as useOfficialAgent } from "agents/react";
 import type { UIMessage } from "ai";
 import { StrictMode } from "react";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { WebSocket } from "ws";
 import { renderSettled } from "../test/support/render.tsx";
 import { useAgent } from "./use-agent.ts";
@@ -64,12 +64,16 @@ describe("hooks", () => {
     timeout: 20_000,
   }, async () => {
     const box: Box = { name: room() };
+    const errors = vi.spyOn(console, "error");
     await renderSettled(
       <StrictMode>
         <OurChat box={box} />
       </StrictMode>,
     );
     await until(() => (box.state as { counter: number } | undefined)?.counter === 0);
+    // Suspending under StrictMode's double render must not upset React (a `use` that the second call skips).
+    expect(errors.mock.calls.map((c) => String(c[0]))).toEqual([]);
+    errors.mockRestore();
     await act(() => box.chat?.sendMessage({ text: "hello" }));
     await until(() => box.chat?.status === "ready" && textOf(box.chat.messages.at(-1)) !== "");
     expect(textOf(box.chat?.messages.at(-1))).toBe("Hello! How can I help you today?");

@@ -65,6 +65,8 @@ function threadOf(agent: UseAgentChatOptions["agent"]): string | undefined {
  * with it.
  */
 const firstTranscripts = new Map<string, Promise<TranscriptResult<UIMessage>>>();
+/** The first-transcript load each session waits for (`null`: none), fixed at its first render. */
+const firstLoadOf = new WeakMap<object, Promise<TranscriptResult<UIMessage>> | null>();
 
 const chatLifecycle = {
   start: (s: ChatSession<UIMessage>) => {
@@ -108,16 +110,23 @@ export function useAgentChat<M extends UIMessage = UIMessage>(
   );
   session.setOptions(options);
 
-  // The official hook suspends until the first transcript is in; so does this one, outside hydration.
+  // The official hook suspends until the first transcript is in; so does this one, outside hydration. Which
+  // load a session waits for is decided once, at its first render: every later render of it (StrictMode's
+  // second call, a replay) must call `use` on the same promise, or React rejects the render.
   const hydrating = useServerOrHydrating();
-  if (!hydrating && thread !== undefined && session.wantsInitialTranscript) {
-    let loading = firstTranscripts.get(thread);
-    if (!loading) {
-      loading = session.loadInitialTranscript() as Promise<TranscriptResult<UIMessage>>;
-      firstTranscripts.set(thread, loading);
+  let loading = firstLoadOf.get(session);
+  if (loading === undefined) {
+    loading = null;
+    if (!hydrating && thread !== undefined && session.wantsInitialTranscript) {
+      loading = firstTranscripts.get(thread) ?? null;
+      if (!loading) {
+        loading = session.loadInitialTranscript() as Promise<TranscriptResult<UIMessage>>;
+        firstTranscripts.set(thread, loading);
+      }
     }
-    session.seedTranscript(use(loading) as TranscriptResult<M>);
+    firstLoadOf.set(session, loading);
   }
+  if (loading) session.seedTranscript(use(loading) as TranscriptResult<M>);
   useEffect(() => {
     // Used: the next chat mounted on this thread (another tab in the page, a remount) loads a fresh one.
     if (thread !== undefined) firstTranscripts.delete(thread);
