@@ -26,6 +26,7 @@ import {
   type PrimitiveProps,
   renderPart,
   useControllableState,
+  useHydrated,
   usePartContext,
   warnOnce,
 } from "../primitives/index.ts";
@@ -734,14 +735,19 @@ export type LiveViewFrameProps = PrimitiveProps<"iframe">;
  * The tab's `<iframe>`: `sandbox` (no top navigation), `referrerPolicy="no-referrer"`, `allow=""` (no device
  * or feature permissions), a `title` naming the tab. While the agent is in control it is `inert` (watch-only);
  * `data-control` lets the app style that. Renders nothing for a refused URL. Its `src` changes only when the
- * URL it shows expired, the mode changed, or the tab is not selected.
+ * URL it shows expired, the mode changed, or the tab is not selected. A server render leaves `src` out, and the
+ * frame gets it right after mount: a page loaded before the app hydrated would fire its `load` event before
+ * anything listened, and the view would call it failed.
  */
 function LiveViewFrame(props: LiveViewFrameProps) {
   const c = usePartContext(RootContext, "LiveView.Frame");
   const tab = usePartContext(TabContext, "LiveView.Frame");
   const { onLoad, ref, ...rest } = props;
-  const { src, targetId } = tab;
+  const { targetId } = tab;
   const { reportLoad, loadTimeoutMs } = c;
+  const hydrated = useHydrated();
+  // The URL the frame loads: none before mount (see above).
+  const src = hydrated ? tab.src : undefined;
   const own = useRef<HTMLIFrameElement | null>(null);
   const loadedSrc = useRef<string | undefined>(undefined);
 
@@ -760,7 +766,7 @@ function LiveViewFrame(props: LiveViewFrameProps) {
     };
   }, [src, targetId, loadTimeoutMs, reportLoad]);
 
-  if (src === undefined) return null;
+  if (tab.src === undefined) return null;
   const prefix = tab.mode === "devtools" ? "DevTools" : "Live view";
   return renderPart("iframe", {
     title: `${prefix}: ${tab.label}`,
@@ -777,6 +783,8 @@ function LiveViewFrame(props: LiveViewFrameProps) {
     ref: mergeRefs<HTMLIFrameElement>(own, ref),
     onLoad: (e: SyntheticEvent<HTMLIFrameElement>) => {
       onLoad?.(e);
+      // The blank document of a frame without its URL yet is no load of the Live View.
+      if (src === undefined) return;
       // A load after the timeout still counts: the frame works after all.
       loadedSrc.current = src;
       reportLoad(targetId, src, "loaded");

@@ -8,6 +8,7 @@ import { type ReactElement, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { renderToString } from "react-dom/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { LiveView } from "../../src/live-view/index.ts";
 import { applyEnvironment, CLIENT, inEnvironment, SERVER } from "./environment.ts";
 import { Approvals, CASES, connection, type StateCase } from "./states.tsx";
 
@@ -25,13 +26,22 @@ afterEach(() => {
 const describeArgs = (args: unknown[]) =>
   args.map((a) => (a instanceof Error ? `${a.name}: ${a.message}` : String(a))).join(" ");
 
-/** Server-renders `server`, then hydrates the HTML with `client` as the browser would, and waits for mount. */
-async function hydrate(server: ReactElement, client: ReactElement, expected: readonly RegExp[] = []) {
+/**
+ * Server-renders `server`, then hydrates the HTML with `client` as the browser would, and waits for mount.
+ * `beforeHydrating` is how long the page shows the server's HTML before the app's script runs.
+ */
+async function hydrate(
+  server: ReactElement,
+  client: ReactElement,
+  expected: readonly RegExp[] = [],
+  beforeHydrating = 0,
+) {
   const html = inEnvironment(SERVER, () => renderToString(<StrictMode>{server}</StrictMode>));
   const container = document.createElement("div");
   container.innerHTML = html;
   document.body.append(container);
   cleanups.push(() => container.remove());
+  if (beforeHydrating > 0) await new Promise((resolve) => setTimeout(resolve, beforeHydrating));
 
   const problems: string[] = [];
   const record =
@@ -97,6 +107,36 @@ describe("hydrating server HTML in a browser with another locale, time zone and 
       await vi.waitFor(() => afterMount[c.name]?.(container));
     },
   );
+
+  it("a Live View frame whose page loaded before the app hydrated is live, not failed", async () => {
+    // A page the test server answers at once (a 404 is a loaded page too), embeddable as a loopback origin.
+    const origin = location.origin;
+    const session = {
+      expiresInMs: 300_000,
+      targets: [
+        { targetId: "A", url: `${origin}/live-view-page`, pageUrl: "https://shop.example/", type: "page" },
+      ],
+    };
+    const view = (
+      <LiveView.Root
+        session={session}
+        allowedOrigins={[origin]}
+        allowLoopbackHttp
+        loadTimeoutMs={1000}
+        aria-label="Browser"
+      >
+        <LiveView.Panels />
+        <LiveView.Status />
+      </LiveView.Root>
+    );
+    const { container, problems } = await hydrate(view, view, [], 500);
+    expect(problems).toEqual([]);
+    // Past the load timeout: a load nobody heard would now read as a failure.
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    const root = container.querySelector("section") as HTMLElement;
+    expect(root.getAttribute("data-state")).toBe("live");
+    expect(container.querySelector('[role="status"]')?.textContent).toBe("Agent is browsing");
+  });
 
   it("approval adapters whose connection opened before the page hydrated: no warning, then answerable", async () => {
     const { container, problems } = await hydrate(
