@@ -10,7 +10,7 @@ import { renderToString } from "react-dom/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { LiveView } from "../../src/live-view/index.ts";
 import { applyEnvironment, CLIENT, inEnvironment, SERVER } from "./environment.ts";
-import { Approvals, CASES, connection, type StateCase } from "./states.tsx";
+import { Approvals, CASES, connection, type StateCase, WORKFLOW_STATE } from "./states.tsx";
 
 interface Hydrated {
   container: HTMLElement;
@@ -138,16 +138,17 @@ describe("hydrating server HTML in a browser with another locale, time zone and 
     expect(container.querySelector('[role="status"]')?.textContent).toBe("Agent is browsing");
   });
 
-  it("approval adapters whose connection opened before the page hydrated: no warning, then answerable", async () => {
+  it("approval adapters whose connection opened (and got the agent's state) before the page hydrated", async () => {
+    // The server had no connection; the browser's opened early and already holds the workflow items.
     const { container, problems } = await hydrate(
       <Approvals agent={connection("connecting")} />,
-      <Approvals agent={connection("open")} />,
+      <Approvals agent={connection("open", WORKFLOW_STATE)} />,
     );
     expect(problems).toEqual([]);
-    await vi.waitFor(() =>
-      expect(
-        Array.from(container.querySelectorAll("article")).map((a) => a.getAttribute("data-state")),
-      ).toContain("requested"),
-    );
+    await vi.waitFor(() => {
+      const cards = Array.from(container.querySelectorAll("article"));
+      expect(cards.map((a) => a.getAttribute("data-state"))).toContain("requested");
+      expect(cards.map((a) => a.querySelector("h3")?.textContent)).toContain("Expense: team lunch (120 EUR)");
+    });
   });
 });

@@ -371,7 +371,7 @@ const THINK_MESSAGES = [
   },
 ] as unknown as UIMessage[];
 
-const WORKFLOW_STATE = {
+export const WORKFLOW_STATE = {
   pendingApprovals: [
     { id: "exp-1", title: "Expense: team lunch (120 EUR)", amount: 120, requestedAt: AT },
     { id: "exp-2", title: "Expense: taxi", amount: 30, expiresAt: LOADED_AT + 600_000 },
