@@ -21,6 +21,10 @@ const BENCHES = {
   },
   bundle: { file: "bundle.mjs", what: "min + gzip of client + react vs agents/react + ai-chat/react" },
   load: { file: "mock-load.mjs", what: "mock server, 100 clients × 500 frames/s for 10 s" },
+  consumer: {
+    file: "consumer.mjs",
+    what: "gzip of a Vite-built app, hooks only and every component, vs the same app on the official hooks",
+  },
 };
 const picked = process.argv.slice(2);
 for (const p of picked)
