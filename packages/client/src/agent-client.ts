@@ -161,7 +161,10 @@ function needsWsPackage(): boolean {
   const node = typeof proc?.versions?.node === "string";
   if (!node) return false;
   if (typeof WebSocket === "undefined") return true;
-  return typeof navigator !== "undefined" && /jsdom/i.test(navigator.userAgent ?? "");
+  if (typeof navigator === "undefined" || !/jsdom/i.test(navigator.userAgent ?? "")) return false;
+  // Only jsdom's own class fails; a replacement a test installed (MSW's interceptor, a fake) is what the test
+  // wants used. jsdom's is a plain class; MSW's is a Proxy, which prints as native code.
+  return /^class\b/.test(Function.prototype.toString.call(WebSocket));
 }
 
 async function loadWsPackage(): Promise<unknown> {
