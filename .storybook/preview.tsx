@@ -1,6 +1,6 @@
 import type { Preview } from "@storybook/react-vite";
 import { Suspense } from "react";
-import { startMockAgents } from "../stories/support/mock-agent.tsx";
+import { StoryRunProvider, startMockAgents } from "../stories/support/mock-agent.tsx";
 import "../stories/support/stories.css";
 
 const preview: Preview = {
@@ -10,9 +10,11 @@ const preview: Preview = {
   // boundary an app would put around its chat.
   decorators: [
     (Story) => (
-      <Suspense fallback={<p>Loading the conversation…</p>}>
-        <Story />
-      </Suspense>
+      <StoryRunProvider>
+        <Suspense fallback={<p>Loading the conversation…</p>}>
+          <Story />
+        </Suspense>
+      </StoryRunProvider>
     ),
   ],
   parameters: {

@@ -1,5 +1,4 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
-import { useState } from "react";
 import { expect, userEvent, waitFor, within } from "storybook/test";
 import {
   APPROVAL_STORY_AGENT,
@@ -8,7 +7,7 @@ import {
   useApprovalDemo,
   useSay,
 } from "./support/approval-demo.tsx";
-import { freshName, startMockAgents } from "./support/mock-agent.tsx";
+import { startMockAgents, useFreshName } from "./support/mock-agent.tsx";
 
 const PAY = ["pay Bob 40"];
 
@@ -28,7 +27,7 @@ function Stage({ agent = "ChatAgent", lines = PAY }: { agent?: string; lines?: r
 
 /** The same agent instance in two tabs: a decision in one arrives in the other. */
 function TwoTabs() {
-  const [name] = useState(() => freshName("approval"));
+  const name = useFreshName("approval");
   const here = useApprovalDemo("ChatAgent", name);
   const there = useApprovalDemo("ChatAgent", name);
   useSay(here, PAY);
@@ -162,7 +161,7 @@ export const AnsweredElsewhere: Story = {
   render: () => <TwoTabs />,
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    const here = await within(canvas.getByRole("region", { name: "This tab" })).findByRole(
+    const here = await within(await canvas.findByRole("region", { name: "This tab" }, T)).findByRole(
       "article",
       { name: "processPayment" },
       T,

@@ -92,7 +92,8 @@ export const ReachedAndExpected: StoryObj<typeof Timeline> = {
   name: "Reached and expected, with live announcement",
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
-    const list = c.getByRole("list", { name: "Milestones" });
+    // The chat below suspends while its transcript loads.
+    const list = await c.findByRole("list", { name: "Milestones" }, { timeout: 8000 });
     const region = c.getByRole("status");
     expect(region).toHaveAttribute("aria-live", "polite");
     await waitFor(() => expect(names(list)[0]).toBe("outline:reached"), { timeout: 8000 });

@@ -214,7 +214,8 @@ export const Empty: Story = {
   args: {},
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
-    const trigger = c.getByRole("button", { name: "Background runs" });
+    // The chat below suspends while its transcript loads.
+    const trigger = await c.findByRole("button", { name: "Background runs" }, { timeout: 8000 });
     await expect(trigger).toHaveAttribute("aria-expanded", "true");
     await expect(c.getByText("No background runs")).toBeVisible();
     await userEvent.click(trigger);

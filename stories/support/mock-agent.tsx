@@ -12,7 +12,7 @@ import {
 } from "@runboard/mock-server/msw";
 import { type UseAgentOptions, useAgent } from "@runboard/react";
 import { setupWorker } from "msw/browser";
-import { useState } from "react";
+import { createContext, type ReactNode, useContext, useState } from "react";
 
 /** The running mock: its controller (hold frames, drop sockets, restart) and the host stories connect to. */
 export interface MockAgents {
@@ -61,10 +61,39 @@ export function freshName(prefix = "story"): string {
   return `${prefix}-${Date.now().toString(36)}-${counter}`;
 }
 
+/**
+ * A fresh name for each mount of a story, held above its Suspense boundary: `useAgentChat` suspends while the
+ * first transcript loads, and a component that suspends on mount loses its state, so a name kept in its own
+ * `useState` would change on every retry (a new instance, a new load, for ever).
+ */
+const StoryRun = createContext<Map<string, string> | undefined>(undefined);
+
+export function StoryRunProvider({ children }: { children: ReactNode }) {
+  const [names] = useState(() => new Map<string, string>());
+  return <StoryRun.Provider value={names}>{children}</StoryRun.Provider>;
+}
+
+/**
+ * A name fixed for `prefix` in this story's mount, the same across suspended renders (React's `useId` is not:
+ * a mount that suspends gets a new one on retry). Within one story the same prefix names the same instance.
+ */
+export function useFreshName(prefix: string): string {
+  const names = useContext(StoryRun);
+  const [own] = useState(() => freshName(prefix));
+  if (!names) return own;
+  let name = names.get(prefix);
+  if (name === undefined) {
+    name = freshName(prefix);
+    names.set(prefix, name);
+  }
+  return name;
+}
+
 /** `useAgent` pointed at the in-page mock, on an instance name fixed for the component's lifetime. */
 export function useStoryAgent<State = unknown>(
   options: Omit<UseAgentOptions<State>, "host"> & { host?: string },
 ) {
-  const [name] = useState(() => options.name ?? freshName(options.agent));
+  const fresh = useFreshName(options.agent);
+  const name = options.name ?? fresh;
   return useAgent<State>({ ...options, name, host: options.host ?? window.location.host });
 }
