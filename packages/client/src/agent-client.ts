@@ -230,7 +230,10 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
   connect(): void {
     if (this.socket || this.loadingWebSocket) return;
     const impl = this.options.WebSocket ?? (needsWsPackage() ? undefined : "global");
-    if (impl !== undefined) return this.open(impl === "global" ? undefined : impl);
+    if (impl !== undefined) {
+      this.open(impl === "global" ? undefined : impl);
+      return;
+    }
     // Node without a usable global WebSocket (Node 20, or jsdom's, whose events Node rejects): the `ws`
     // package, loaded only here so browser bundles never see it.
     this.loadingWebSocket = loadWsPackage().then(

@@ -228,9 +228,7 @@ function eventShape(ev: unknown): string | undefined {
 // Marker: an event kind from a newer server is not an error, the frame is passed through as unknown.
 const UNKNOWN_EVENT = "\0unknown-event-kind";
 
-const chatResponseFields = fields(
-  "id:s body:s done:b error:b? continuation:b? replay:b? replayComplete:b?",
-);
+const chatResponseFields = fields("id:s body:s done:b error:b? continuation:b? replay:b? replayComplete:b?");
 const chatErrorFields = fields("id:s body:s error:b continuation:b? replay:b? replayComplete:b?");
 /**
  * An error frame is terminal with or without `done` (the server may send `{error:true}` and a bare `{done:true}`

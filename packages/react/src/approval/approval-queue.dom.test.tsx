@@ -3,7 +3,7 @@
  * workflow item in state) against the scripted mock (MSW in jsdom), counting what reaches the server.
  */
 import { createMockAgentHandlers, demoAgents, text } from "@runboard/mock-server/msw";
-import { act, cleanup, render, waitFor, within } from "@testing-library/react";
+import { act, cleanup, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";

@@ -776,8 +776,11 @@ function LiveViewFrame(props: LiveViewFrameProps) {
     "data-control": c.control,
     "data-mode": tab.mode,
     ...rest,
-    // Set after the part's props: the sandbox is configured (and cleaned) on the root only.
-    sandbox: c.sandbox,
+    // Set after the part's props: the sandbox is configured (and cleaned) on the root only. Until the frame has
+    // its URL it shows the blank page of the app's own origin, which must not get scripts and that origin
+    // together (the browser warns the frame could lift its sandbox): it is fully sandboxed until then, and
+    // the flags change with the `src` that navigates it.
+    sandbox: src === undefined ? "" : c.sandbox,
     referrerPolicy: "no-referrer",
     src,
     ref: mergeRefs<HTMLIFrameElement>(own, ref),

@@ -122,7 +122,7 @@ describe("bullet 11: the server's transcript holds a streaming message under ano
     // A deliberate difference: the official hook keeps its own copy beside the server's, so the reply shows
     // twice; ours takes the server's copy and streams the rest into it, so it shows once.
     const assistants = (d: typeof ours) =>
-      (d.steps.at(-1)?.view?.messages as UIMessage[]).filter((m) => m.role === "assistant");
+      ((d.steps.at(-1)?.view?.messages ?? []) as UIMessage[]).filter((m) => m.role === "assistant");
     expect(assistants(official)).toHaveLength(2);
     const mine = assistants(ours);
     expect(mine.map((m) => m.id)).toEqual(["assistant_renamed"]);

@@ -48,7 +48,7 @@ const noop = () => {};
 
 // ───────────────────────────── chat ─────────────────────────────
 
-function ChatAsText({ chat, runs }: FuzzTreeProps) {
+function ChatAsText({ chat, runs }: Omit<FuzzTreeProps, "agent">) {
   return (
     <section
       data-testid="chat"
