@@ -350,10 +350,11 @@ export class ChatSession<M extends UIMessage = UIMessage> {
     if (this.options.agent.readyState === 1) this.rm.handle({ type: "socket-open" });
     const seeded = this.seeded;
     const loaded = seeded ? Promise.resolve(this.reportLoad(seeded)) : this.hydrate();
-    void loaded.then(() => {
+    void loaded.then(async () => {
       if (this.disposed) return;
-      if (this.options.resume !== false) this.run(this.rm.handle({ type: "resume" }));
-      // Tool calls a loaded transcript left waiting run once, as after a stream's end.
+      // Tool calls a loaded transcript left waiting run once, as after a stream's end, once the probe for a
+      // stream to resume is answered: their continuation needs a probe of its own, asked after that one.
+      if (this.options.resume !== false) await this.resumeStream();
       void this.runClientTools();
     });
   }

@@ -89,7 +89,7 @@ export class ResumeMachine {
   private epoch = 0;
   private closedSinceOpen = false;
   private acked = new Set<string>();
-  private probe: { id: string; sentOn: number; continuationOwed?: boolean } | undefined;
+  private probe: { id: string; sentOn: number } | undefined;
   /** Whether the socket is open: a request made while it is not goes out on the next one. */
   private socketOpen = false;
   private readonly streams = new Map<string, ActiveStream>();
@@ -140,15 +140,15 @@ export class ResumeMachine {
         return this.startProbe();
       case "local-request":
         this.ended.delete(input.id);
+        // A new turn from this client: a continuation it still waited for is no longer its to wait for (if
+        // it comes, it is offered like any stream).
+        this.expectingContinuation = false;
         // Sent while no socket is open, the request leaves on the next one: it belongs to that socket's epoch
         // (an idle answer to a probe queued before it must not end it).
         this.streams.set(input.id, { origin: "local", epoch: this.socketOpen ? this.epoch : -1 });
         return [{ type: "stream-started", streamId: input.id, origin: "local" }];
       case "expect-continuation":
         this.expectingContinuation = true;
-        // A probe already in flight was asked before the continuation was owed: its idle answer says nothing
-        // about it, so ask again once it is answered.
-        if (this.probe) this.probe.continuationOwed = true;
         return this.startProbe();
       case "stop":
         // The continuation is no longer awaited (upstream clears `isToolContinuation` on stop); its stream, if
@@ -173,6 +173,8 @@ export class ResumeMachine {
       }
       case "timeout":
         if (this.probe?.id !== input.probeId) return [];
+        // No offer in time: the continuation is not coming to this client.
+        this.expectingContinuation = false;
         return this.settle("timeout");
       case "frame":
         return this.onFrame(input.frame);
@@ -259,7 +261,6 @@ export class ResumeMachine {
       case "cf_agent_stream_resume_none": {
         // A reply to an older probe says nothing about now.
         if (frame.probeId !== undefined && frame.probeId !== this.probe?.id) return [];
-        const owed = this.probe?.continuationOwed === true;
         const out = this.settle("none");
         if (frame.reason === "idle" && frame.probeId !== undefined) {
           // The only authoritative "nothing is streaming": streams we still think are live ended unseen.
@@ -267,12 +268,9 @@ export class ResumeMachine {
             if (s.origin === "local" && (s.epoch === this.epoch || s.epoch === -1)) continue;
             out.push(...this.end(id, "idle"));
           }
-          if (!owed) {
-            this.expectingContinuation = false;
-            this.continuationId = undefined;
-          }
+          this.expectingContinuation = false;
+          this.continuationId = undefined;
         }
-        if (owed && this.expectingContinuation) out.push(...this.startProbe());
         return out;
       }
       case "cf_agent_stream_pending":
@@ -288,7 +286,12 @@ export class ResumeMachine {
     const id = frame.id;
     const out: ResumeCommand[] = [];
     if (this.acked.has(id)) {
-      // The duplicate offer: settle a probe waiting for it, never ACK twice on one socket.
+      // The duplicate offer: settle a probe waiting for it, never ACK twice on one socket. A continuation this
+      // client waits for is that stream, already being received (another tab's decision started it first).
+      if (this.expectingContinuation) {
+        this.expectingContinuation = false;
+        if (this.streams.has(id)) this.continuationId = id;
+      }
       return this.settle("stream", id);
     }
     const wanted =
