@@ -1,7 +1,7 @@
 /**
  * What the scripted model says, per word. The same words and lines as the mock server's demo agents
  * (`mock-server/src/demo.ts`); hello, weather, pay, locate, research, background and slow are the scripts the
- * real-server transcripts in `packages/protocol/test/fixtures/real-server/` were recorded with.
+ * real-server transcripts in `test-support/fixtures/real-server/` were recorded with.
  */
 import {
   type Action,

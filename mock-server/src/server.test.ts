@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { createMockAgentServer, type MockAgentServer } from "./server.ts";
@@ -51,13 +51,9 @@ function refusedWith(path: string) {
   });
 }
 
-/** The connect frames the real server sent, from the recorded transcript (repo copy first). */
+/** The connect frames the real server sent, from the recorded transcript. */
 function recordedConnect(host: string) {
-  const local = new URL(
-    `../../packages/protocol/test/fixtures/real-server/${host}/connect.jsonl`,
-    import.meta.url,
-  );
-  const file = existsSync(local) ? local : `/work/shared/fixtures/real-server/${host}/connect.jsonl`;
+  const file = new URL(`../../test-support/fixtures/real-server/${host}/connect.jsonl`, import.meta.url);
   return readFileSync(file, "utf8")
     .split("\n")
     .filter(Boolean)

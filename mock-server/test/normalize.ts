@@ -12,7 +12,7 @@ import type { TranscriptLine } from "../../packages/protocol/test/transcript-cli
 export type Rec = TranscriptLine;
 
 // From the repository root (vitest's root), so it also works where import.meta.url is not a file URL (jsdom).
-const FIXTURES = join(process.cwd(), "packages/protocol/test/fixtures/real-server");
+const FIXTURES = join(process.cwd(), "test-support/fixtures/real-server");
 
 /** One recorded real-server transcript. */
 export function loadTranscript(host: "ai-chat" | "think", scenario: string): Rec[] {

@@ -4,7 +4,7 @@
  * This module is the single source of truth for frame shapes: the client, the mock server and the tests
  * import these types. Message and chunk types come from the AI SDK (`ai`); nothing here redeclares them.
  * Shapes follow the reference implementation and, where they differ, what the real server sends
- * (recorded transcripts in `test/fixtures/real-server/`).
+ * (recorded transcripts in `test-support/fixtures/real-server/`).
  */
 import type { UIMessage } from "ai";
 

@@ -12,8 +12,8 @@ import {
   parseServerFrame,
 } from "./parse.ts";
 
-// The recorded real-server transcripts (a copy of /work/shared/fixtures/real-server kept in the repo).
-const FIXTURES = new URL("../test/fixtures/real-server/", import.meta.url);
+// The frame transcripts recorded from the real server (one copy in the repository, `test-support/`).
+const FIXTURES = new URL("../../../test-support/fixtures/real-server/", import.meta.url);
 const transcriptFiles = readdirSync(FIXTURES, { recursive: true, encoding: "utf8" })
   .filter((f) => f.endsWith(".jsonl"))
   .map((f) => f.replaceAll("\\", "/"))

@@ -21,9 +21,9 @@ export interface TranscriptLine {
   url?: string;
 }
 
-/** Reads a transcript from `test/fixtures/real-server/<host>/<name>.jsonl`. */
+/** Reads a transcript from `test-support/fixtures/real-server/<host>/<name>.jsonl`. */
 export function readTranscript(file: string): TranscriptLine[] {
-  const url = new URL(`./fixtures/real-server/${file}`, import.meta.url);
+  const url = new URL(`../../../test-support/fixtures/real-server/${file}`, import.meta.url);
   return readFileSync(url, "utf8")
     .split("\n")
     .filter((l) => l.trim())

@@ -1,6 +1,6 @@
 /**
  * Server frames as the real servers put them on the wire (field order and flags as in the recorded
- * transcripts under packages/protocol/test/fixtures/real-server), so both hooks parse exactly what a
+ * transcripts under test-support/fixtures/real-server), so both hooks parse exactly what a
  * deployed agent sends.
  */
 import type { UIMessage } from "ai";

@@ -132,7 +132,7 @@ type Obj = Record<string, unknown>;
 /** Every server → client frame recorded from the real server (ai-chat and think), one array per transcript. */
 export function loadRealTranscripts(): string[][] {
   // From the repository root (vitest's root): under jsdom, import.meta.url of a helper is not a file URL.
-  const root = join(process.cwd(), "packages/react/test/fixtures/real-server");
+  const root = join(process.cwd(), "test-support/fixtures/real-server");
   const out: string[][] = [];
   for (const host of ["ai-chat", "think"]) {
     const dir = join(root, host);
