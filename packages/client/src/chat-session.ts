@@ -15,6 +15,7 @@ import {
   type ResumeCommand,
   ResumeMachine,
   type ServerFrame,
+  type StreamOrigin,
   type ToolPartLike,
 } from "@runboard/protocol";
 import type { UIMessage } from "ai";
@@ -450,16 +451,30 @@ export class ChatSession<M extends UIMessage = UIMessage> {
     if (this.failed) return "error";
     let waiting = this.localRequest !== undefined && !this.stopped.has(this.localRequest);
     for (const [id, origin] of this.rm.activeStreams) {
-      if (origin === "observed" || this.stopped.has(id)) continue;
+      if (!this.asked(id, origin) || this.stopped.has(id)) continue;
       if (this.started.has(id)) return "streaming";
       waiting = true;
     }
     return waiting || this.rm.isToolContinuation ? "submitted" : "ready";
   }
 
+  /**
+   * A stream this tab asked for: its own request, its tool continuation, or one a probe of its own found.
+   * Others (another tab's turn, an offer nobody here asked for) show as `isServerStreaming`, as upstream's
+   * observer does, and never hold `status`.
+   */
+  private asked(id: string, origin: StreamOrigin): boolean {
+    if (origin === "local") return true;
+    if (origin === "observed") return false;
+    return this.probed.has(id) || this.rm.continuationStream === id;
+  }
+
+  /** Streams a probe of this tab was answered with. */
+  private readonly probed = new Set<string>();
+
   private serverStreaming(): boolean {
     for (const [id, origin] of this.rm.activeStreams)
-      if (origin === "observed" && !this.stopped.has(id)) return true;
+      if (!this.asked(id, origin) && !this.stopped.has(id)) return true;
     return this.hasPendingClientToolCalls();
   }
 
@@ -786,6 +801,7 @@ export class ChatSession<M extends UIMessage = UIMessage> {
           this.clearTimer(c.probeId);
           break;
         case "probe-settled": {
+          if (c.outcome === "stream" && c.streamId !== undefined) this.probed.add(c.streamId);
           const waiters = this.probeWaiters.get(c.probeId) ?? [];
           this.probeWaiters.delete(c.probeId);
           for (const w of waiters) w(c.outcome === "stream" ? c.streamId : undefined);
@@ -799,6 +815,7 @@ export class ChatSession<M extends UIMessage = UIMessage> {
           this.streamMessage.delete(c.streamId);
           this.started.delete(c.streamId);
           this.stopped.delete(c.streamId);
+          this.probed.delete(c.streamId);
           this.endLocal(c.streamId);
           if (c.reason === "idle") this.resyncDue = true;
           break;

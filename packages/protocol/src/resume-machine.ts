@@ -120,6 +120,11 @@ export class ResumeMachine {
     return this.expectingContinuation || this.continuationId !== undefined;
   }
 
+  /** The stream carrying the tool continuation this client waits for, once it was offered. */
+  get continuationStream(): string | undefined {
+    return this.continuationId;
+  }
+
   /** Ids of live streams and how each was joined. */
   get activeStreams(): ReadonlyMap<string, StreamOrigin> {
     return new Map([...this.streams].map(([id, s]) => [id, s.origin]));
