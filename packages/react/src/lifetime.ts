@@ -5,7 +5,7 @@
  * schedules the disposal and the next mount cancels it. A real unmount, or a new key, disposes it on the
  * next tick.
  */
-import { useEffect, useRef, useSyncExternalStore } from "react";
+import { useEffect, useRef } from "react";
 
 interface Lifecycle<T> {
   /** Starts the object (open the socket, attach listeners). Called once, after mount. */
@@ -53,15 +53,4 @@ export function idOf(o: object): number {
     ids.set(o, id);
   }
   return id;
-}
-
-const subscribeNothing = () => () => {};
-const onClient = () => false;
-const onServer = () => true;
-/**
- * True while rendering on the server and during hydration (React renders with the server snapshot then), false
- * afterwards: what must match the server's HTML, and may not suspend, is rendered while it is true.
- */
-export function useServerOrHydrating(): boolean {
-  return useSyncExternalStore(subscribeNothing, onClient, onServer);
 }

@@ -15,7 +15,8 @@ import {
 } from "@runboard/client";
 import type { UIMessage } from "ai";
 import { use, useEffect, useMemo, useRef, useSyncExternalStore } from "react";
-import { idOf, useOwned, useServerOrHydrating } from "./lifetime.ts";
+import { idOf, useOwned } from "./lifetime.ts";
+import { useHydrated } from "./primitives/use-hydrated.ts";
 
 /** The options of `useAgentChat`: the official hook's (see `ChatSessionOptions`). */
 export type UseAgentChatOptions<M extends UIMessage = UIMessage> = ChatSessionOptions<M>;
@@ -113,7 +114,7 @@ export function useAgentChat<M extends UIMessage = UIMessage>(
   // The official hook suspends until the first transcript is in; so does this one, outside hydration. Which
   // load a session waits for is decided once, at its first render: every later render of it (StrictMode's
   // second call, a replay) must call `use` on the same promise, or React rejects the render.
-  const hydrating = useServerOrHydrating();
+  const hydrating = !useHydrated();
   let loading = firstLoadOf.get(session);
   if (loading === undefined) {
     loading = null;
