@@ -3,24 +3,12 @@
  * approval, run, probe, room ids, UUIDs) becomes a placeholder numbered by first appearance per kind, and
  * server timestamps become `<ts>`. Chunk bodies (JSON inside a string) are parsed so they compare as data.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-
-import type { TranscriptLine } from "../../packages/protocol/test/transcript-client.ts";
+import { loadTranscript, type TranscriptLine } from "./transcripts.ts";
 
 /** One line of a recorded transcript. */
 export type Rec = TranscriptLine;
 
-// From the repository root (vitest's root), so it also works where import.meta.url is not a file URL (jsdom).
-const FIXTURES = join(process.cwd(), "test-support/fixtures/real-server");
-
-/** One recorded real-server transcript. */
-export function loadTranscript(host: "ai-chat" | "think", scenario: string): Rec[] {
-  return readFileSync(join(FIXTURES, host, `${scenario}.jsonl`), "utf8")
-    .trim()
-    .split("\n")
-    .map((l) => JSON.parse(l) as Rec);
-}
+export { loadTranscript };
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 

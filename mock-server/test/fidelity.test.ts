@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { createMockAgentServer, demoAgents, type MockAgentServer } from "../src/index.ts";
-import { loadTranscript, Normalizer, type Rec } from "./normalize.ts";
+import { loadTranscript, Normalizer, type Rec } from "../../test-support/normalize.ts";
 
 type Frame = Record<string, unknown>;
 

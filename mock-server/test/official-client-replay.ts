@@ -13,7 +13,7 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type WebSocket, WebSocketServer } from "ws";
-import { loadTranscript, type Rec } from "./normalize.ts";
+import { loadTranscript, type Rec } from "../../test-support/normalize.ts";
 
 type Frame = Record<string, unknown>;
 

@@ -6,7 +6,7 @@ import { createMockAgentServer, demoAgents, type MockAgentServer } from "@runboa
 import type { UIMessage } from "ai";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { loadTranscript, Normalizer } from "../../../mock-server/test/normalize.ts";
+import { loadTranscript, Normalizer } from "../../../test-support/normalize.ts";
 import { room, textOf, until } from "../test/helpers.ts";
 import { AgentClient } from "./agent-client.ts";
 import { ChatSession, type ChatSessionOptions } from "./chat-session.ts";

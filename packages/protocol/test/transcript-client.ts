@@ -3,32 +3,15 @@
  * machine, message list, run reducer), one simulated client per connection, and records what each client
  * held whenever the server sent its own view of the transcript. Test helper only.
  */
-import { readFileSync } from "node:fs";
 import type { UIMessage } from "ai";
+import type { TranscriptLine } from "../../../test-support/transcripts.ts";
 import { AgentToolRunsReducer } from "../src/agent-tool-runs.ts";
 import type { ChatRequestBody, ClientFrame, ServerFrame } from "../src/frames.ts";
 import { MessageList } from "../src/message-list.ts";
 import { parseChunkBody, parseClientFrame, parseServerFrame } from "../src/parse.ts";
 import { type ResumeCommand, ResumeMachine } from "../src/resume-machine.ts";
 
-/** One line of a recorded transcript. */
-export interface TranscriptLine {
-  t: number;
-  conn: string;
-  dir: "in" | "out" | "event";
-  raw?: string;
-  event?: string;
-  url?: string;
-}
-
-/** Reads a transcript from `test-support/fixtures/real-server/<host>/<name>.jsonl`. */
-export function readTranscript(file: string): TranscriptLine[] {
-  const url = new URL(`../../../test-support/fixtures/real-server/${file}`, import.meta.url);
-  return readFileSync(url, "utf8")
-    .split("\n")
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as TranscriptLine);
-}
+export { readTranscript, type TranscriptLine } from "../../../test-support/transcripts.ts";
 
 /** The client's view at the moment the server sent a transcript snapshot. */
 export interface SnapshotCheck {

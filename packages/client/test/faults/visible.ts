@@ -5,7 +5,7 @@
  */
 import type { AgentToolRun, AgentToolRunsState } from "@runboard/protocol";
 import type { UIMessage } from "ai";
-import { Normalizer } from "../../../../mock-server/test/normalize.ts";
+import { Normalizer } from "../../../../test-support/normalize.ts";
 import type { ChatSnapshot } from "../../src/chat-session.ts";
 
 type Part = Record<string, unknown> & { type: string };
