@@ -5,6 +5,7 @@
 export * from "./agent-tool-runs.ts";
 export * from "./chunk-applier.ts";
 export * from "./frames.ts";
+export * from "./live-view/index.ts";
 export * from "./message-list.ts";
 export * from "./parse.ts";
 export * from "./resume-machine.ts";

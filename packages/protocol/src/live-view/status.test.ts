@@ -1,6 +1,6 @@
-/** The root's state and the status line. */
+/** The root's and each tab's status, and the status line. */
 import { describe, expect, it } from "vitest";
-import { liveViewState, liveViewStatusText, targetState } from "./state.ts";
+import { liveViewState, liveViewStatusText, targetState } from "./status.ts";
 
 describe("targetState", () => {
   it("orders refused > failed > expired > loading > live", () => {

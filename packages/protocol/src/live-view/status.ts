@@ -1,12 +1,12 @@
-/** The states a Live View and each of its tabs can be in, and what the status line says about them. */
+/** The states a Live View and each of its tabs can be in (their `data-status`), and what the status line says. */
 
 /** Who drives the remote browser: the agent (the frame is watch-only) or the human (the frame takes input). */
 export type LiveViewControl = "agent" | "human";
 
-/** One tab's frame. */
+/** One tab's frame, as the tab, panel and frame parts' `data-status` show it. */
 export type LiveViewTargetState = "loading" | "live" | "expired" | "failed" | "refused";
 
-/** The whole Live View, as the root's `data-state` shows it (the active tab's frame, the session fetches). */
+/** The whole Live View, as the root's `data-status` shows it (the active tab's frame, the session fetches). */
 export type LiveViewState =
   | "idle"
   | "loading"

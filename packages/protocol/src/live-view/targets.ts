@@ -4,19 +4,8 @@
  * so only real pages are shown.
  */
 
-/** One target of a Live View session: a tab (or worker) of the remote browser. */
-export interface LiveViewTarget {
-  /** The remote browser's id for the target; stable while the tab lives, so frames are keyed by it. */
-  targetId: string;
-  /** The Live View page to embed. Short-lived: fetch a fresh one before the session's `expiresInMs`. */
-  url: string;
-  /** The address the remote tab is showing (for labels only; never embedded or linked). */
-  pageUrl?: string;
-  /** The remote page's title. */
-  title?: string;
-  /** `"page"` for a tab; others (`service_worker`, `background_page`, …) are not shown. */
-  type?: string;
-}
+import { parseUrl } from "./parse-url.ts";
+import type { LiveViewTarget } from "./session.ts";
 
 // Schemes of pages the remote browser shows by itself (new tab, settings, DevTools, extensions).
 const INTERNAL_SCHEMES = new Set([
@@ -31,24 +20,19 @@ const INTERNAL_SCHEMES = new Set([
   "view-source:",
 ]);
 
-function parse(raw: string): URL | undefined {
-  try {
-    return new URL(raw);
-  } catch {
-    return undefined;
-  }
-}
-
 /** Whether the remote tab shows nothing a person could use: no address, `about:blank`, a browser-internal page. */
 export function isBlankPage(pageUrl: string | undefined): boolean {
   const trimmed = pageUrl?.trim();
   if (!trimmed) return true;
-  const u = parse(trimmed);
+  const u = parseUrl(trimmed);
   // An address that does not parse is still something the remote tab shows; the label falls back to the title.
   return u !== undefined && INTERNAL_SCHEMES.has(u.protocol);
 }
 
-/** Whether a target becomes a tab: a page (or untyped) target with an id, an embed URL and a real address. */
+/**
+ * Whether a target becomes a tab: a page (or untyped) target with an id, an embed URL and a real address.
+ * Reads its argument defensively: targets from `parseLiveViewSession` are passed through unchecked.
+ */
 export function isVisibleTarget(t: LiveViewTarget): boolean {
   if (typeof t !== "object" || t === null) return false;
   if (typeof t.targetId !== "string" || t.targetId === "" || typeof t.url !== "string") return false;
@@ -72,10 +56,10 @@ export function visibleTargets(targets: readonly LiveViewTarget[]): LiveViewTarg
  * A tab's name: the page title, else the host of the address the tab shows, else `Tab <n>` (1-based). A title
  * that is just the address (what browsers report for untitled pages) counts as no title.
  */
-export function targetLabel(t: Pick<LiveViewTarget, "title" | "pageUrl">, index: number): string {
+export function targetLabel(t: Partial<Pick<LiveViewTarget, "title" | "pageUrl">>, index: number): string {
   const title = typeof t.title === "string" ? t.title.trim() : "";
   const page = typeof t.pageUrl === "string" ? t.pageUrl.trim() : "";
   if (title && title !== page) return title;
-  const host = page ? parse(page)?.host : undefined;
+  const host = page ? parseUrl(page)?.host : undefined;
   return host || `Tab ${index + 1}`;
 }

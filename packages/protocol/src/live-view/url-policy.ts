@@ -3,6 +3,7 @@
  * so only `https:` pages from origins the app names are let in; everything else is refused with a reason a
  * person can read. Reasons name at most the origin, never the full URL (paths carry session tokens).
  */
+import { parseUrl } from "./parse-url.ts";
 
 /** What the app allows. */
 export interface LiveViewUrlPolicy {
@@ -30,14 +31,6 @@ export function isLoopbackHost(hostname: string): boolean {
   return LOOPBACK_HOSTS.has(hostname.toLowerCase());
 }
 
-function parse(raw: string): URL | undefined {
-  try {
-    return new URL(raw);
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * The allow-list as a set of serialized origins (`https://live.browser.run`). A trailing slash or path is
  * tolerated; entries that do not parse or are not http(s) are left out, as is anything with credentials.
@@ -46,7 +39,7 @@ export function normalizeOrigins(allowed: readonly string[]): { origins: Set<str
   const origins = new Set<string>();
   let invalid = 0;
   for (const entry of allowed) {
-    const u = typeof entry === "string" ? parse(entry.trim()) : undefined;
+    const u = typeof entry === "string" ? parseUrl(entry.trim()) : undefined;
     if (!u || (u.protocol !== "https:" && u.protocol !== "http:") || u.username || u.password) invalid += 1;
     else origins.add(u.origin);
   }
@@ -62,7 +55,7 @@ export function checkLiveViewUrl(
   raw: unknown,
   policy: LiveViewUrlPolicy | { origins: ReadonlySet<string>; allowLoopbackHttp?: boolean },
 ): LiveViewUrlVerdict {
-  const u = typeof raw === "string" ? parse(raw.trim()) : undefined;
+  const u = typeof raw === "string" ? parseUrl(raw.trim()) : undefined;
   if (!u)
     return { allowed: false, reason: "unparsable", message: "Not embedded: the address is not a valid URL." };
   if (u.protocol !== "https:" && u.protocol !== "http:")

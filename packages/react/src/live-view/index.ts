@@ -1,23 +1,24 @@
 /** `LiveView`: a remote browser session a human can watch or take over, with the pure rules behind it. */
-export * from "./live-view.tsx";
-export {
-  defaultRefreshMargin,
-  type LiveViewMode,
-  type LiveViewSession,
-  parseLiveViewSession,
-  refreshDelay,
-} from "./session.ts";
-export {
-  type LiveViewControl,
-  type LiveViewState,
-  type LiveViewTargetState,
-  liveViewStatusText,
-} from "./state.ts";
-export { isBlankPage, isVisibleTarget, type LiveViewTarget, targetLabel, visibleTargets } from "./targets.ts";
+
 export {
   checkLiveViewUrl,
+  defaultRefreshMargin,
+  isBlankPage,
   isLoopbackHost,
+  isVisibleTarget,
+  type LiveViewControl,
+  type LiveViewMode,
   type LiveViewRefusal,
+  type LiveViewSession,
+  type LiveViewState,
+  type LiveViewTarget,
+  type LiveViewTargetState,
   type LiveViewUrlPolicy,
   type LiveViewUrlVerdict,
-} from "./url-policy.ts";
+  liveViewStatusText,
+  parseLiveViewSession,
+  refreshDelay,
+  targetLabel,
+  visibleTargets,
+} from "@runboard/protocol";
+export * from "./live-view.tsx";

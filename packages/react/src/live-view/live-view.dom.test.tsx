@@ -3,13 +3,12 @@
  * refreshes, what is refused and why, take over → continue, load failures, and that no URL reaches the console.
  */
 import { LiveViews } from "@runboard/mock-server";
+import type { LiveViewMode, LiveViewSession, LiveViewTarget } from "@runboard/protocol";
 import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { type ReactNode, StrictMode } from "react";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { LiveView, type LiveViewRootProps } from "./live-view.tsx";
-import type { LiveViewMode, LiveViewSession } from "./session.ts";
-import type { LiveViewTarget } from "./targets.ts";
 
 const ORIGIN = "https://live.browser.run";
 /** Every URL handed to the component, so the console check can look for each. */
@@ -487,6 +486,7 @@ describe("refused URLs", () => {
   it.each(cases)("refuses %s with a visible reason, no frame and no link", (url, reason, text) => {
     urlsUsed.add(url);
     const s: LiveViewSession = {
+      sessionId: "s",
       targets: [target("T1", "https://shop.example/", "Shop", { url })],
       expiresInMs: 60_000,
     };
@@ -508,6 +508,7 @@ describe("refused URLs", () => {
     const url = "http://127.0.0.1:8787/live-view/login";
     urlsUsed.add(url);
     const s: LiveViewSession = {
+      sessionId: "s",
       targets: [target("T1", "https://shop.example/login", "Sign in", { url })],
       expiresInMs: 60_000,
     };
@@ -518,6 +519,7 @@ describe("refused URLs", () => {
   it("embeds only the allowed tab when one of two is refused", async () => {
     const user = userEvent.setup();
     const s: LiveViewSession = {
+      sessionId: "s",
       targets: [
         target("OK", "https://shop.example/", "Shop"),
         target("BAD", "https://shop.example/x", "Other", { url: "https://evil.example/s/bad" }),
@@ -651,6 +653,7 @@ describe("the console", () => {
     render(
       <View
         session={{
+          sessionId: "s",
           targets: [
             target("X", "https://shop.example/", "X", { url: "https://evil.example/s/console-check" }),
           ],

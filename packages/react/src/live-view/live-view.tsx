@@ -3,6 +3,29 @@
  * (frames keyed by `targetId`), URLs are fetched again before they expire without reloading the frame in use,
  * and only URLs the app allows are embedded, in a sandboxed frame.
  */
+
+import {
+  checkLiveViewUrl,
+  type FrameLoad,
+  type FrameSource,
+  type LiveViewControl,
+  type LiveViewMode,
+  type LiveViewRefusal,
+  type LiveViewSession,
+  type LiveViewState,
+  type LiveViewTarget,
+  type LiveViewTargetState,
+  type LiveViewUrlVerdict,
+  liveViewState,
+  liveViewStatusText,
+  normalizeOrigins,
+  reconcileSources,
+  sessionSources,
+  stableOrder,
+  targetLabel,
+  targetState,
+  visibleTargets,
+} from "@runboard/protocol";
 import {
   type KeyboardEvent,
   type MouseEvent,
@@ -30,30 +53,6 @@ import {
   usePartContext,
   warnOnce,
 } from "../primitives/index.ts";
-import {
-  type FrameSource,
-  type LiveViewMode,
-  type LiveViewSession,
-  reconcileSources,
-  sessionSources,
-  stableOrder,
-} from "./session.ts";
-import {
-  type FrameLoad,
-  type LiveViewControl,
-  type LiveViewState,
-  type LiveViewTargetState,
-  liveViewState,
-  liveViewStatusText,
-  targetState,
-} from "./state.ts";
-import { type LiveViewTarget, targetLabel, visibleTargets } from "./targets.ts";
-import {
-  checkLiveViewUrl,
-  type LiveViewRefusal,
-  type LiveViewUrlVerdict,
-  normalizeOrigins,
-} from "./url-policy.ts";
 import { type RefreshFailure, useSessionFeed } from "./use-session-feed.ts";
 
 /** The sandbox a Live View frame gets by default: scripts, its own origin and forms; no top navigation, no popups. */

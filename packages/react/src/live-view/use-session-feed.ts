@@ -3,15 +3,16 @@
  * the URLs expire, at once when the mode changes (or when there is none yet), and again after failures with
  * growing waits. A result that arrives after the mode changed again, or after unmount, is dropped.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { useLatest } from "../lifetime.ts";
+
 import {
   type LiveViewMode,
   type LiveViewSession,
   parseLiveViewSession,
   refreshDelay,
   retryDelay,
-} from "./session.ts";
+} from "@runboard/protocol";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useLatest } from "../lifetime.ts";
 
 /** A session as received: for which mode, and when (the URLs expire `expiresInMs` after it). */
 export interface ReceivedSession {

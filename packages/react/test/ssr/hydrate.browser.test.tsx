@@ -112,9 +112,16 @@ describe("hydrating server HTML in a browser with another locale, time zone and 
     // A page the test server answers at once (a 404 is a loaded page too), embeddable as a loopback origin.
     const origin = location.origin;
     const session = {
+      sessionId: "s",
       expiresInMs: 300_000,
       targets: [
-        { targetId: "A", url: `${origin}/live-view-page`, pageUrl: "https://shop.example/", type: "page" },
+        {
+          targetId: "A",
+          url: `${origin}/live-view-page`,
+          pageUrl: "https://shop.example/",
+          title: "",
+          type: "page",
+        },
       ],
     };
     const view = (

@@ -407,22 +407,37 @@ const SESSION: LiveViewSession = {
       targetId: "SW",
       url: `${LIVE_ORIGIN}/live/sw`,
       pageUrl: "https://shop.example/sw.js",
+      title: "",
       type: "service_worker",
     },
     {
       targetId: "ORDERS",
       url: `${LIVE_ORIGIN}/live/orders`,
       pageUrl: "https://shop.example/orders",
+      title: "",
       type: "page",
     },
   ],
 };
 
 const REFUSED: LiveViewSession = {
+  sessionId: "refused",
   expiresInMs: 300_000,
   targets: [
-    { targetId: "JS", url: "javascript:alert(1)", title: "Script address", type: "page" },
-    { targetId: "FOREIGN", url: "https://evil.example/live", title: "Foreign origin", type: "page" },
+    {
+      targetId: "JS",
+      url: "javascript:alert(1)",
+      pageUrl: "https://shop.example/login",
+      title: "Script address",
+      type: "page",
+    },
+    {
+      targetId: "FOREIGN",
+      url: "https://evil.example/live",
+      pageUrl: "https://shop.example/orders",
+      title: "Foreign origin",
+      type: "page",
+    },
   ],
 };
 
