@@ -5,3 +5,4 @@ export * from "./chat-schemas.ts";
 export * from "./chat-session.ts";
 export * from "./client-tools.ts";
 export * from "./drill-in.ts";
+export * from "./live-view-feed.ts";
