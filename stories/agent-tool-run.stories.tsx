@@ -1,12 +1,6 @@
 import { delay, milestone, progress, text } from "@runboard/mock-server/msw";
-import type { Part, AgentToolRun as RunData } from "@runboard/protocol";
-import {
-  AgentToolRun,
-  getRunsForToolCall,
-  useAgentChat,
-  useAgentToolEvents,
-  useChildChat,
-} from "@runboard/react";
+import { getRunsForToolCall, type Part, type AgentToolRun as RunData } from "@runboard/protocol";
+import { AgentToolRun, useAgentChat, useAgentToolEvents, useChildChat } from "@runboard/react";
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { expect, userEvent, waitFor, within } from "storybook/test";

@@ -3,10 +3,14 @@
  * approvals inline, and server-injected messages as agent events rather than as anyone's words.
  */
 import type { AgentToolRuns } from "@runboard/client";
-import { isToolUIPart, type AgentToolRun as Run, type ToolPartLike } from "@runboard/protocol";
+import {
+  getRunsForToolCall,
+  isToolUIPart,
+  type AgentToolRun as Run,
+  type ToolPartLike,
+} from "@runboard/protocol";
 import {
   AgentEvent,
-  getRunsForToolCall,
   parseLiveViewSession,
   type UseAgentChatResult,
   type UseAgentToolEventsResult,

@@ -1,5 +1,11 @@
-/** Pure wording for server-injected messages, so every list names them the same way. */
-import type { SyntheticMessage } from "@runboard/protocol";
+/** Pure wording for server-injected messages (agent events), so every list names them the same way. */
+import { isSyntheticMessage, type SyntheticMessage } from "./synthetic-messages.ts";
+
+/**
+ * True when a message list should show `message` as an agent event (`AgentEvent` in `@runboard/react`)
+ * rather than as a chat bubble: the same test as `isSyntheticMessage`, named for the component.
+ */
+export const isAgentEvent: typeof isSyntheticMessage = isSyntheticMessage;
 
 const STATUS_WORDS: Record<string, string> = {
   completed: "finished",

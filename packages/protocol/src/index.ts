@@ -4,11 +4,16 @@
  */
 export * from "./agent-tool-runs.ts";
 export * from "./chunk-applier.ts";
+export * from "./event-label.ts";
 export * from "./frames.ts";
 export * from "./live-view/index.ts";
 export * from "./message-list.ts";
 export * from "./parse.ts";
+export * from "./progress-value.ts";
 export * from "./resume-machine.ts";
+export * from "./run-display.ts";
+export * from "./run-tray-rules.ts";
 export * from "./synthetic-messages.ts";
+export * from "./timeline.ts";
 export * from "./tool-parts.ts";
 export * from "./url.ts";

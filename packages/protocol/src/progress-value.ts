@@ -1,6 +1,6 @@
 /**
- * Pure decisions behind `Progress`: which values are usable fractions, which state a bar is in, and what a
- * screen reader hears. Kept out of the component so they can be tested without React.
+ * The rules of a progress bar: which values are usable fractions, which state a bar is in, and what a
+ * screen reader hears. Pure, so any view of a run's progress reads the same.
  */
 
 /** `indeterminate` (no fraction known), `loading` (a fraction below 1) or `complete`. */

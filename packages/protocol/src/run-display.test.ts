@@ -1,17 +1,15 @@
-import type { AgentToolRun } from "@runboard/protocol";
 import { describe, expect, it } from "vitest";
+import type { AgentToolRun } from "./agent-tool-runs.ts";
 import {
   getRunsForToolCall,
   interruptReasonLabel,
-  isoDuration,
   observeRunTimes,
-  partKey,
   recoveryFor,
   runIcon,
   runTitle,
   truncateText,
   valueText,
-} from "./run-view.ts";
+} from "./run-display.ts";
 
 const run = (over: Partial<AgentToolRun> = {}): AgentToolRun => ({
   runId: "r1",
@@ -113,17 +111,5 @@ describe("observeRunTimes", () => {
   });
   it("has no start for a run first seen finished (a replay)", () => {
     expect(observeRunTimes(undefined, "error", 1000)).toEqual({ startedAt: null, endedAt: 1000 });
-  });
-});
-
-describe("small formats", () => {
-  it("writes ISO durations", () => {
-    expect(isoDuration(0)).toBe("PT0S");
-    expect(isoDuration(65_000)).toBe("PT1M5S");
-    expect(isoDuration(3_600_000)).toBe("PT1H");
-  });
-  it("keys tool parts by call id and others by position", () => {
-    expect(partKey({ type: "tool-x", toolCallId: "c1" }, 3)).toBe("tool:c1");
-    expect(partKey({ type: "text" }, 2)).toBe("text#2");
   });
 });

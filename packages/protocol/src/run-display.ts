@@ -1,9 +1,10 @@
 /**
- * Pure decisions behind `AgentToolRun`: which label a run gets, which recovery action fits an interrupted
- * run, how a long result is cut, and which runs belong beside a tool part. Kept out of the components so
- * they can be tested without React and reused by other views (a tray, a log).
+ * How a child run is shown, whatever draws it: which label and icon a run gets, which recovery action fits
+ * a run that did not complete, how a long result is cut, which runs belong beside a tool part, and what this
+ * client saw of a run's start and end. Pure, so every view (the React parts, a tray, a log, another
+ * framework's adapter) shows runs the same way.
  */
-import type { AgentToolRun, AgentToolRunStatus, AgentToolRunsState } from "@runboard/protocol";
+import type { AgentToolRun, AgentToolRunStatus, AgentToolRunsState } from "./agent-tool-runs.ts";
 
 /** True once a run will not change status on its own again (`interrupted` can still be replaced). */
 export function isRunFinished(status: AgentToolRunStatus): boolean {
@@ -143,20 +144,4 @@ export function observeRunTimes(
     return status === "running" ? { startedAt: now, endedAt: null } : { startedAt: null, endedAt: now };
   if (status !== "running" && prev.endedAt === null) return { ...prev, endedAt: now };
   return prev;
-}
-
-/** `PT1M5S`: an elapsed time for `<time dateTime>`. */
-export function isoDuration(ms: number): string {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const sec = s % 60;
-  return `PT${h ? `${h}H` : ""}${m ? `${m}M` : ""}${sec || (!h && !m) ? `${sec}S` : ""}`;
-}
-
-/** A stable React key for a transcript part: tool parts by call id, others by type and position. */
-export function partKey(part: { type: string; toolCallId?: unknown; id?: unknown }, index: number): string {
-  if (typeof part.toolCallId === "string") return `tool:${part.toolCallId}`;
-  if (typeof part.id === "string") return `${part.type}:${part.id}`;
-  return `${part.type}#${index}`;
 }

@@ -1,5 +1,5 @@
-import type { AgentToolRun, AgentToolRunStatus } from "@runboard/protocol";
 import { describe, expect, it } from "vitest";
+import type { AgentToolRun, AgentToolRunStatus } from "./agent-tool-runs.ts";
 import {
   activeCount,
   canCancel,
@@ -18,7 +18,7 @@ import {
   watchRunning,
   withCancelling,
   withDismissed,
-} from "./tray-model.ts";
+} from "./run-tray-rules.ts";
 
 const run = (runId: string, status: AgentToolRunStatus = "running", extra: Partial<AgentToolRun> = {}) =>
   ({

@@ -1,12 +1,13 @@
 /**
- * Pure decisions behind `RunTray`: what a run's status reads, when a run counts as stalled, which runs are
- * shown after dismissal, how many are active, what is announced when one ends, and which cancels are in
- * flight. Kept out of the components so they can be tested without React or timers.
+ * The rules of a tray of runs: what a run's status reads (with `cancelling`), when a run counts as stalled,
+ * which runs are shown after dismissal, how many are active, what is announced when one ends, and which
+ * cancels are in flight. Pure (no timers: the caller passes the time), so they are tested without a UI and
+ * shared by every view of runs.
  */
-import type { AgentToolRun, AgentToolRunStatus } from "@runboard/protocol";
-import { observeRunTimes, RUN_STATUS_LABELS, type RunTimes, runTitle } from "../agent-tool-run/run-view.ts";
+import type { AgentToolRun, AgentToolRunStatus } from "./agent-tool-runs.ts";
+import { observeRunTimes, RUN_STATUS_LABELS, type RunTimes, runTitle } from "./run-display.ts";
 
-/** A run's status as the tray shows it: a running run whose cancel was sent reads `cancelling`. */
+/** A run's status as the run parts show it: a running run whose cancel was sent reads `cancelling`. */
 export type TrayStatus = AgentToolRunStatus | "cancelling";
 
 /** Default status words. */

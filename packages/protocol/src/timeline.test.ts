@@ -1,5 +1,5 @@
-import type { AgentToolMilestone } from "@runboard/protocol";
 import { describe, expect, it } from "vitest";
+import type { AgentToolMilestone } from "./agent-tool-runs.ts";
 import { milestoneAnnouncement, timelineItems, unseenMilestones } from "./timeline.ts";
 
 const ms = (name: string, sequence: number): AgentToolMilestone => ({ name, sequence, at: 1000 + sequence });
@@ -7,7 +7,7 @@ const ms = (name: string, sequence: number): AgentToolMilestone => ({ name, sequ
 describe("timelineItems", () => {
   it("orders reached milestones by sequence and marks only the latest current", () => {
     const items = timelineItems([ms("b", 1), ms("a", 0)]);
-    expect(items.map((i) => [i.name, i.state, i.current])).toEqual([
+    expect(items.map((i) => [i.name, i.status, i.current])).toEqual([
       ["a", "reached", false],
       ["b", "reached", true],
     ]);
@@ -15,7 +15,7 @@ describe("timelineItems", () => {
 
   it("appends expected names not reached yet as upcoming, once each, in the given order", () => {
     const items = timelineItems([ms("sources", 0)], ["sources", "draft", "review", "draft"]);
-    expect(items.map((i) => [i.name, i.state])).toEqual([
+    expect(items.map((i) => [i.name, i.status])).toEqual([
       ["sources", "reached"],
       ["draft", "upcoming"],
       ["review", "upcoming"],

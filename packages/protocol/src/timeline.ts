@@ -1,13 +1,13 @@
 /**
- * Pure decisions behind `MilestoneTimeline`: the order of reached and upcoming steps, which one is
- * current, and which milestones are new enough to announce.
+ * The rules of a milestone timeline: the order of reached and upcoming steps, which one is current, and
+ * which milestones are new enough to announce. Pure, for any view of a run's milestones.
  */
-import type { AgentToolMilestone } from "@runboard/protocol";
+import type { AgentToolMilestone } from "./agent-tool-runs.ts";
 
 /** One step of the timeline: a milestone the run reached, or an expected one it has not reached yet. */
 export type TimelineItem =
-  | { state: "reached"; key: string; name: string; milestone: AgentToolMilestone; current: boolean }
-  | { state: "upcoming"; key: string; name: string; milestone?: undefined; current: false };
+  | { status: "reached"; key: string; name: string; milestone: AgentToolMilestone; current: boolean }
+  | { status: "upcoming"; key: string; name: string; milestone?: undefined; current: false };
 
 /**
  * Reached milestones in the child's own order (`sequence`), the last one current, then the `expected`
@@ -20,7 +20,7 @@ export function timelineItems(
   const reached = [...milestones].sort((a, b) => a.sequence - b.sequence);
   const names = new Set(reached.map((m) => m.name));
   const items: TimelineItem[] = reached.map((m, i) => ({
-    state: "reached",
+    status: "reached",
     key: `reached:${m.sequence}`,
     name: m.name,
     milestone: m,
@@ -29,7 +29,7 @@ export function timelineItems(
   for (const name of expected) {
     if (names.has(name)) continue;
     names.add(name);
-    items.push({ state: "upcoming", key: `upcoming:${name}`, name, current: false });
+    items.push({ status: "upcoming", key: `upcoming:${name}`, name, current: false });
   }
   return items;
 }

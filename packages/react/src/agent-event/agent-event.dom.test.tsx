@@ -1,5 +1,6 @@
 /** AgentEvent against the mock server's background run (a real injected message) and classified fixtures. */
 import { createMockAgentServer, demoAgents, type MockAgentServer } from "@runboard/mock-server";
+import { isAgentEvent } from "@runboard/protocol";
 import { act, cleanup, render, screen, waitFor, within } from "@testing-library/react";
 import type { UIMessage } from "ai";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -7,7 +8,7 @@ import { WebSocket } from "ws";
 import { renderSettled } from "../../test/support/render.tsx";
 import { useAgent } from "../use-agent.ts";
 import { useAgentChat } from "../use-agent-chat.ts";
-import { AgentEvent, isAgentEvent } from "./agent-event.tsx";
+import { AgentEvent } from "./agent-event.tsx";
 
 let server: MockAgentServer;
 beforeAll(async () => {

@@ -3,7 +3,12 @@
  * notice) shown as an event of the agent, not as words the user typed or the model said. The protocol's
  * classifier decides; a note (`role="note"`) named for what happened carries it.
  */
-import { classifySyntheticMessage, type SyntheticMessage } from "@runboard/protocol";
+import {
+  agentEventLabel,
+  classifySyntheticMessage,
+  messageText,
+  type SyntheticMessage,
+} from "@runboard/protocol";
 import type { UIMessage } from "ai";
 import type { ReactNode } from "react";
 import {
@@ -13,7 +18,6 @@ import {
   usePartContext,
   warnOnce,
 } from "../primitives/index.ts";
-import { agentEventLabel, messageText } from "./event-label.ts";
 
 /** The message fields the classifier and the parts read. */
 export type AgentEventMessage = Pick<UIMessage, "id" | "metadata" | "role" | "parts">;
@@ -24,11 +28,6 @@ interface EventContextValue {
   label: string;
 }
 const EventContext = createPartContext<EventContextValue>("AgentEvent.Root");
-
-/** True when a message list should render `message` as an `AgentEvent` rather than as a chat bubble. */
-export function isAgentEvent(message: Pick<UIMessage, "id" | "metadata">): boolean {
-  return classifySyntheticMessage(message) !== undefined;
-}
 
 /** Props of `AgentEvent.Root`. */
 export interface AgentEventRootProps extends PrimitiveProps<"div"> {
@@ -47,7 +46,7 @@ function Root({ message, label, ...props }: AgentEventRootProps) {
   if (!event) {
     warnOnce(
       "AgentEvent.Root:ordinary",
-      "AgentEvent.Root got an ordinary user/assistant message and rendered nothing. Check isAgentEvent(message) or use <AgentEvent.Match> first.",
+      "AgentEvent.Root got an ordinary user/assistant message and rendered nothing. Check isAgentEvent(message) (from @runboard/protocol) or use <AgentEvent.Match> first.",
     );
     return null;
   }

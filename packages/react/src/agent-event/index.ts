@@ -1,3 +1,2 @@
 /** `AgentEvent`: server-injected messages (background completions, milestone narration, notices). */
 export * from "./agent-event.tsx";
-export { agentEventLabel } from "./event-label.ts";

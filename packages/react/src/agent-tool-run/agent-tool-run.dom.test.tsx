@@ -11,7 +11,7 @@ import {
   progress,
   text,
 } from "@runboard/mock-server";
-import type { Part, AgentToolRun as RunData } from "@runboard/protocol";
+import { getRunsForToolCall, type Part, type AgentToolRun as RunData } from "@runboard/protocol";
 import { act, cleanup, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { UIMessage } from "ai";
@@ -23,7 +23,6 @@ import { useAgent } from "../use-agent.ts";
 import { useAgentChat } from "../use-agent-chat.ts";
 import { useAgentToolEvents } from "../use-agent-tool-events.ts";
 import { AgentToolRun } from "./agent-tool-run.tsx";
-import { getRunsForToolCall } from "./run-view.ts";
 import { useChildChat } from "./use-child-chat.ts";
 
 const LONG = Array.from({ length: 60 }, (_, i) => `line ${i + 1} of the report`).join("\n");

@@ -4,11 +4,20 @@
  * own transcript, rendered through the app's part renderer so it looks like the parent's.
  */
 import type { AgentToolRuns } from "@runboard/client";
-import type {
-  AgentToolRun as AgentToolRunData,
-  AgentToolRunStatus,
-  AgentToolRunsState,
-  Part,
+import {
+  type AgentToolRun as AgentToolRunData,
+  type AgentToolRunStatus,
+  type AgentToolRunsState,
+  interruptReasonLabel,
+  observeRunTimes,
+  type Part,
+  RUN_STATUS_LABELS,
+  type RunTimes,
+  recoveryFor,
+  runIcon,
+  runTitle,
+  truncateText,
+  valueText,
 } from "@runboard/protocol";
 import {
   Fragment,
@@ -33,19 +42,7 @@ import {
   warnOnce,
 } from "../primitives/index.ts";
 import { useAgentToolRun } from "../use-agent-tool-events.ts";
-import {
-  interruptReasonLabel,
-  isoDuration,
-  observeRunTimes,
-  partKey,
-  RUN_STATUS_LABELS,
-  type RunTimes,
-  recoveryFor,
-  runIcon,
-  runTitle,
-  truncateText,
-  valueText,
-} from "./run-view.ts";
+import { isoDuration, partKey } from "./format.ts";
 
 /** A callback the app supplies for a run action. */
 export type RunAction = (run: AgentToolRunData) => void;

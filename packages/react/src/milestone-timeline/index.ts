@@ -1,3 +1,2 @@
 /** `MilestoneTimeline`: the milestones a run reached, upcoming expected ones, and a live announcement. */
 export * from "./milestone-timeline.tsx";
-export { milestoneAnnouncement, type TimelineItem, timelineItems } from "./timeline.ts";

@@ -2,9 +2,16 @@
  * `MilestoneTimeline`: the milestones a run reached, as an ordered list with the latest marked
  * `aria-current="step"`, expected ones shown as upcoming, and a polite live region for new milestones.
  */
-import type { AgentToolMilestone, AgentToolRun } from "@runboard/protocol";
+import {
+  type AgentToolMilestone,
+  type AgentToolRun,
+  milestoneAnnouncement,
+  type TimelineItem,
+  timelineItems,
+  unseenMilestones,
+  valueText,
+} from "@runboard/protocol";
 import { type CSSProperties, type ReactNode, useEffect, useRef, useState } from "react";
-import { valueText } from "../agent-tool-run/run-view.ts";
 import {
   createPartContext,
   dataFlag,
@@ -13,7 +20,6 @@ import {
   useHydrated,
   usePartContext,
 } from "../primitives/index.ts";
-import { milestoneAnnouncement, type TimelineItem, timelineItems, unseenMilestones } from "./timeline.ts";
 
 const NO_MILESTONES: readonly AgentToolMilestone[] = Object.freeze([]);
 
@@ -62,7 +68,7 @@ function Item(props: PrimitiveProps<"li">) {
   const item = usePartContext(ItemContext, "MilestoneTimeline.Item");
   return renderPart("li", {
     "aria-current": item.current ? "step" : undefined,
-    "data-state": item.state,
+    "data-state": item.status,
     "data-current": dataFlag(item.current),
     "data-name": item.name,
     ...props,
@@ -94,7 +100,7 @@ const timeOfDay = (at: number) => new Date(at).toLocaleTimeString();
 function Time({ format = timeOfDay, ...props }: MilestoneTimelineTimeProps) {
   const item = usePartContext(ItemContext, "MilestoneTimeline.Time");
   const hydrated = useHydrated();
-  if (item.state !== "reached") return null;
+  if (item.status !== "reached") return null;
   const at = item.milestone.at;
   const iso = new Date(at).toISOString();
   return renderPart("time", { dateTime: iso, children: hydrated ? format(at) : iso, ...props });
@@ -109,7 +115,7 @@ export interface MilestoneTimelineDataProps extends Omit<PrimitiveProps<"div">, 
 /** The milestone's data, through a render prop; nothing for upcoming steps or milestones without data. */
 function Data({ children, ...props }: MilestoneTimelineDataProps) {
   const item = usePartContext(ItemContext, "MilestoneTimeline.Data");
-  if (item.state !== "reached" || item.milestone.data === undefined) return null;
+  if (item.status !== "reached" || item.milestone.data === undefined) return null;
   const { data } = item.milestone;
   return renderPart("div", {
     children: children ? children(data, item.milestone) : valueText(data),

@@ -2,9 +2,17 @@
  * `Progress`: a progress bar (`role="progressbar"`) for a fraction 0..1, or for an agent-tool run's latest
  * progress. Unstyled: the indicator exposes `--rb-progress` and `data-*` state for CSS to draw with.
  */
-import type { AgentToolRun } from "@runboard/protocol";
+import {
+  type AgentToolRun,
+  normalizeFraction,
+  type ProgressReading,
+  type ProgressState,
+  progressPercent,
+  progressState,
+  progressValueText,
+  runTitle,
+} from "@runboard/protocol";
 import type { CSSProperties } from "react";
-import { runTitle } from "../agent-tool-run/run-view.ts";
 import {
   createPartContext,
   type PrimitiveProps,
@@ -12,14 +20,6 @@ import {
   usePartContext,
   warnOnce,
 } from "../primitives/index.ts";
-import {
-  normalizeFraction,
-  type ProgressReading,
-  type ProgressState,
-  progressPercent,
-  progressState,
-  progressValueText,
-} from "./progress-value.ts";
 
 interface ProgressContextValue {
   value: number | null;

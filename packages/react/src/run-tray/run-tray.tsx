@@ -3,7 +3,30 @@
  * button with a count of active runs, a list of runs with status, progress, milestones, elapsed time, a
  * stall notice and Cancel / Open / Dismiss, and a polite live region that says when a run ends.
  */
-import type { AgentToolMilestone, AgentToolRun } from "@runboard/protocol";
+import {
+  type AgentToolMilestone,
+  type AgentToolRun,
+  activeCount,
+  canCancel,
+  canDismiss,
+  endingsAnnouncement,
+  isStalled,
+  observeEndings,
+  runIcon,
+  runTitle,
+  settleCancelling,
+  stallDueAt,
+  stalledLabel,
+  TRAY_STATUS_LABELS,
+  type TrackedRun,
+  type TrayStatus,
+  trackRuns,
+  trayStatus,
+  visibleRuns,
+  watchRunning,
+  withCancelling,
+  withDismissed,
+} from "@runboard/protocol";
 import {
   type CSSProperties,
   type MouseEvent,
@@ -19,7 +42,7 @@ import {
   useRef,
   useState,
 } from "react";
-import { isoDuration, runIcon, runTitle } from "../agent-tool-run/run-view.ts";
+import { isoDuration } from "../agent-tool-run/format.ts";
 import { useLatest } from "../lifetime.ts";
 import {
   createPartContext,
@@ -34,26 +57,6 @@ import {
   warnOnce,
 } from "../primitives/index.ts";
 import { Progress, type ProgressRootProps } from "../progress/progress.tsx";
-import {
-  activeCount,
-  canCancel,
-  canDismiss,
-  endingsAnnouncement,
-  isStalled,
-  observeEndings,
-  settleCancelling,
-  stallDueAt,
-  stalledLabel,
-  TRAY_STATUS_LABELS,
-  type TrackedRun,
-  type TrayStatus,
-  trackRuns,
-  trayStatus,
-  visibleRuns,
-  watchRunning,
-  withCancelling,
-  withDismissed,
-} from "./tray-model.ts";
 
 /** A callback the app supplies for a run action. */
 export type RunTrayAction = (run: AgentToolRun) => void;

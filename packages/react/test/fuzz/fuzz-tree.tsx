@@ -11,11 +11,11 @@
  *   `useChatApprovals`, and `RunTray` (with `Progress` bars) over the background runs.
  */
 import type { AgentClient } from "@runboard/client";
-import type { AgentToolRun as AgentToolRunData } from "@runboard/protocol";
+import { type AgentToolRun as AgentToolRunData, getRunsForToolCall } from "@runboard/protocol";
 import type { UIMessage } from "ai";
 import { createContext, memo, useContext } from "react";
 import { AgentEvent } from "../../src/agent-event/index.ts";
-import { AgentToolRun, getRunsForToolCall, useAgentToolRunContext } from "../../src/agent-tool-run/index.ts";
+import { AgentToolRun, useAgentToolRunContext } from "../../src/agent-tool-run/index.ts";
 import { ApprovalCard, ApprovalQueue, useChatApprovals } from "../../src/approval/index.ts";
 import { MilestoneTimeline } from "../../src/milestone-timeline/index.ts";
 import { Progress } from "../../src/progress/index.ts";

@@ -5,16 +5,17 @@
  * failed refresh, a frame that loaded) start from one of these on the client and are not server-rendered.
  */
 import type { AgentClientOptions, AgentToolRuns } from "@runboard/client";
-import type {
-  AgentToolMilestone,
-  AgentToolRunsState,
-  Part,
-  AgentToolRun as RunData,
+import {
+  type AgentToolMilestone,
+  type AgentToolRunsState,
+  getRunsForToolCall,
+  type Part,
+  type AgentToolRun as RunData,
 } from "@runboard/protocol";
 import type { UIMessage } from "ai";
 import type { ReactElement, ReactNode } from "react";
 import { AgentEvent } from "../../src/agent-event/index.ts";
-import { AgentToolRun, getRunsForToolCall, useChildChat } from "../../src/agent-tool-run/index.ts";
+import { AgentToolRun, useChildChat } from "../../src/agent-tool-run/index.ts";
 import {
   ApprovalCard,
   ApprovalQueue,
