@@ -1,18 +1,16 @@
 /**
  * The store behind `useAgentToolEvents`: the protocol's run reducer fed from a socket, published through a
- * zustand store. The real server replays runs on connect but never their progress (reference §5.6), so the
- * last progress and milestones of each run can be kept in a storage adapter (sessionStorage in browsers):
- * after a page refresh a background run still shows how far it got.
+ * zustand store, with the run actions (cancel, retry, reconnect, seen times) of its runs. The real server
+ * replays runs on connect but never their progress (reference §5.6), so the last progress and milestones of
+ * each run can be kept in a storage adapter (sessionStorage in browsers): after a page refresh a background
+ * run still shows how far it got.
  */
-import {
-  type AgentToolRun,
-  AgentToolRunsReducer,
-  type AgentToolRunsState,
-  parseServerFrame,
-} from "@runboard/protocol";
+import { type AgentToolRun, AgentToolRunsReducer, type AgentToolRunsState } from "@runboard/protocol";
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { ChatAgentLike } from "./chat-session.ts";
+import { readFrame } from "./frame-source.ts";
 import { coalesce } from "./notify.ts";
+import { type CallableAgent, type RunActionHandlers, RunActions } from "./run-actions.ts";
 
 /** Where run progress survives a page refresh. `sessionStorage` fits. */
 export interface ProgressStorage {
@@ -20,8 +18,13 @@ export interface ProgressStorage {
   setItem(key: string, value: string): void;
 }
 
+/** Options of `AgentToolRuns` (and of `useAgentToolEvents`). */
 export interface AgentToolRunsOptions {
-  agent: Pick<ChatAgentLike, "addEventListener" | "removeEventListener"> & { getHttpUrl?: () => string };
+  /** The connection whose frames to follow. With `call` (an `AgentClient`, `useAgent()`), `cancel` works too. */
+  agent: Pick<ChatAgentLike, "addEventListener" | "removeEventListener"> & {
+    getHttpUrl?: () => string;
+    call?: CallableAgent["call"];
+  };
   /** Default: `sessionStorage` when it exists. `null` keeps nothing. */
   storage?: ProgressStorage | null;
   /** Namespace for stored progress. Default: the agent's HTTP URL. */
@@ -30,6 +33,16 @@ export interface AgentToolRunsOptions {
   onError?: (error: Error) => void;
   /** See `ChatSessionOptions.throttleMs`. */
   throttleMs?: number;
+  /** The callable `cancel` calls with `[runId, cancelReason]`. Default `cancelAgentTool`. */
+  cancelMethod?: string;
+  /** The reason sent with a cancel. Default "Cancelled by the user". */
+  cancelReason?: string;
+  /** A cancel failed (the run reads running again). */
+  onCancelError?: (error: unknown, run: AgentToolRun) => void;
+  /** Runs the work of a failed run again; enables `retry`. */
+  onRetry?: (run: AgentToolRun) => void;
+  /** Re-attaches to an interrupted child that still runs; enables `reconnect`. */
+  onReconnect?: (run: AgentToolRun) => void;
 }
 
 type Saved = Pick<AgentToolRun, "progress" | "milestones">;
@@ -52,7 +65,13 @@ export class AgentToolRuns {
   private readonly restored = new Map<string, Saved>();
   private readonly merged = new WeakMap<AgentToolRun, AgentToolRun>();
   private disposed = false;
-  private readonly onMessage = (e: Event) => this.receive((e as MessageEvent).data);
+  private readonly onMessage = (e: Event) => this.receive(e as MessageEvent);
+
+  /**
+   * Cancel, retry, reconnect and what this client saw of each run (first sight, end), for this store's runs
+   * only: two connections never share them. Views subscribe to it for `cancelling`.
+   */
+  readonly actions: RunActions = new RunActions(() => this.actionHandlers());
 
   /**
    * Makes the store. With `attach` (the default) it starts listening at once; `false` makes it without any
@@ -95,13 +114,37 @@ export class AgentToolRuns {
     this.listening.addEventListener("message", this.onMessage);
   }
 
+  /** The runs now: by id, by the tool call that spawned them, and the detached ones. */
   getSnapshot = (): AgentToolRunsState => this.store.getState();
 
+  /** Calls `fn` after each published change; returns the unsubscribe function. */
   subscribe = (fn: () => void): (() => void) => this.store.subscribe(fn);
 
   /** Runs spawned by one chat tool call, in display order. */
   getRunsForToolCall(toolCallId: string): readonly AgentToolRun[] {
     return this.getSnapshot().runsByToolCallId[toolCallId] ?? [];
+  }
+
+  /**
+   * Cancels a run (the object, or its id) through the agent's `cancelMethod` callable: one call however often
+   * it is asked; `actions` reads it `cancelling` until the run ends. False when nothing was sent (not running,
+   * already on its way, unknown id, or an agent without `call`).
+   */
+  cancel(run: AgentToolRun | string): boolean {
+    const target = this.runOf(run);
+    return target ? this.actions.cancel(target) : false;
+  }
+
+  /** Calls `onRetry` for a failed run (or an interrupted one whose child stopped); false when not offered. */
+  retry(run: AgentToolRun | string): boolean {
+    const target = this.runOf(run);
+    return target ? this.actions.retry(target) : false;
+  }
+
+  /** Calls `onReconnect` for an interrupted run whose child still runs; false when not offered. */
+  reconnect(run: AgentToolRun | string): boolean {
+    const target = this.runOf(run);
+    return target ? this.actions.reconnect(target) : false;
   }
 
   /** Forgets every run here (not on the server: the next reconnect replays them). */
@@ -111,20 +154,18 @@ export class AgentToolRuns {
     this.publish();
   }
 
+  /** Stops listening to the agent for good. */
   dispose(): void {
     this.disposed = true;
     this.listening?.removeEventListener("message", this.onMessage);
     this.listening = undefined;
   }
 
-  private receive(data: unknown) {
-    // Cheap pre-filter so chat chunks are not parsed twice. A frame may spell its type with `\u` escapes (the
-    // same JSON), so those always go through the parser; the quoted-name test alone dropped them.
-    if (this.disposed || typeof data !== "string") return;
-    if (!data.includes('"agent-tool-event"') && !data.includes("\\u")) return;
-    const parsed = parseServerFrame(data);
-    // Only malformed agent-tool events are ours to report; the connection reports every rejected frame. (The
-    // pre-filter let through e.g. a truncated chat frame that mentions the name, which was reported twice.)
+  private receive(event: { data: unknown }) {
+    if (this.disposed) return;
+    // Parsed once per message event, whichever store on the connection asks first.
+    const parsed = readFrame(event);
+    // Only malformed agent-tool events are ours to report; the connection reports every rejected frame.
     if (parsed.kind === "error") {
       if (parsed.frameType === "agent-tool-event") this.options.onError?.(new Error(parsed.reason));
       return;
@@ -185,7 +226,27 @@ export class AgentToolRuns {
   }
 
   private publish() {
-    if (!this.disposed) this.store.setState(this.compute(), true);
+    if (this.disposed) return;
+    const state = this.compute();
+    this.store.setState(state, true);
+    // A run that ended is no longer cancelling: its cancel worked, or it ended on its own.
+    this.actions.settle(Object.values(state.runsById));
+  }
+
+  private runOf(run: AgentToolRun | string): AgentToolRun | undefined {
+    return typeof run === "string" ? this.getSnapshot().runsById[run] : run;
+  }
+
+  private actionHandlers(): RunActionHandlers {
+    const { agent, cancelMethod, cancelReason, onCancelError, onRetry, onReconnect } = this.options;
+    return {
+      agent: typeof agent.call === "function" ? (agent as CallableAgent) : undefined,
+      cancelMethod,
+      cancelReason,
+      onError: onCancelError,
+      onRetry,
+      onReconnect,
+    };
   }
 
   private readonly changed: () => void;

@@ -6,3 +6,4 @@ export * from "./chat-session.ts";
 export * from "./client-tools.ts";
 export * from "./drill-in.ts";
 export * from "./live-view-feed.ts";
+export * from "./run-actions.ts";

@@ -47,9 +47,18 @@ export interface TrackedRun {
 }
 
 /**
- * Folds the current runs into what was seen of them: a run object not seen before (the store publishes a new
- * object per applied frame) is a signal at `now`. Runs no longer listed are forgotten. Returns `prev` itself
- * when nothing changed, so it can be kept across renders.
+ * Folds one sight of `run` into what was seen of it: a run object not seen before (the store publishes a new
+ * object per applied frame) is a signal at `now`, and its status may start or end its times. Returns `prev`
+ * itself when the object is the one already seen.
+ */
+export function observeRun(prev: TrackedRun | undefined, run: AgentToolRun, now: number): TrackedRun {
+  if (prev && prev.run === run) return prev;
+  return { run, times: observeRunTimes(prev?.times, run.status, now), lastSignalAt: now };
+}
+
+/**
+ * Folds the current runs into what was seen of them (`observeRun` for each). Runs no longer listed are
+ * forgotten. Returns `prev` itself when nothing changed, so it can be kept across renders.
  */
 export function trackRuns(
   prev: ReadonlyMap<string, TrackedRun>,
@@ -60,16 +69,9 @@ export function trackRuns(
   const next = new Map<string, TrackedRun>();
   for (const run of runs) {
     const before = prev.get(run.runId);
-    if (before && before.run === run) {
-      next.set(run.runId, before);
-      continue;
-    }
-    changed = true;
-    next.set(run.runId, {
-      run,
-      times: observeRunTimes(before?.times, run.status, now),
-      lastSignalAt: now,
-    });
+    const seen = observeRun(before, run, now);
+    if (seen !== before) changed = true;
+    next.set(run.runId, seen);
   }
   return changed ? next : prev;
 }
