@@ -10,6 +10,7 @@ export interface PartContext<T> {
   root: string;
 }
 
+/** Creates the context of the compound component `root` (its name goes into misuse errors). */
 export function createPartContext<T>(root: string): PartContext<T> {
   const ctx = createContext<T | null>(null);
   ctx.displayName = `${root}Context`;

@@ -6,6 +6,7 @@ import { useCallback, useRef, useState } from "react";
 import { useLatest } from "../lifetime.ts";
 import { warnOnce } from "./dev-warning.ts";
 
+/** The value prop (undefined = uncontrolled), its default, the change callback and the part's name. */
 export interface ControllableStateOptions<T> {
   prop: T | undefined;
   defaultProp: T;
@@ -14,6 +15,7 @@ export interface ControllableStateOptions<T> {
   part: string;
 }
 
+/** Returns `[value, setValue]`, owned by the parent when `prop` is defined, else by the part. */
 export function useControllableState<T>({
   prop,
   defaultProp,
