@@ -3,7 +3,7 @@
  * (the human-in-the-loop docs' `approve` / `reject` over `state.pendingApprovals`), cancelling a child run,
  * and — Think only — the durable-execution callables (reference §3.10).
  */
-import type { AgentInstance } from "./instance.ts";
+import type { CallableHost } from "./instance-host.ts";
 import type { CallableSpec } from "./script.ts";
 import { text } from "./script.ts";
 
@@ -19,7 +19,7 @@ interface WorkflowState {
   [k: string]: unknown;
 }
 
-function resolveWorkflow(inst: AgentInstance, id: unknown, change: Record<string, unknown>) {
+function resolveWorkflow(inst: CallableHost, id: unknown, change: Record<string, unknown>) {
   const state = (inst.state ?? {}) as WorkflowState;
   const pending = state.pendingApprovals ?? [];
   const item = pending.find((a) => a.id === id);
@@ -35,7 +35,7 @@ function resolveWorkflow(inst: AgentInstance, id: unknown, change: Record<string
 
 type Fn = CallableSpec["fn"];
 
-const common: Record<string, (inst: AgentInstance) => Fn> = {
+const common: Record<string, (inst: CallableHost) => Fn> = {
   liveView: (inst) => (_api, opts) => {
     const mode = (opts as { mode?: unknown } | undefined)?.mode === "devtools" ? "devtools" : "tab";
     return inst.liveView(mode);
@@ -45,29 +45,23 @@ const common: Record<string, (inst: AgentInstance) => Fn> = {
   reject: (inst) => (_api, id, reason) =>
     resolveWorkflow(inst, id, { status: "rejected", ...(typeof reason === "string" ? { reason } : {}) }),
   cancelAgentTool: (inst) => (_api, runId, reason) =>
-    inst.runs.cancel(String(runId), typeof reason === "string" ? reason : undefined),
+    inst.cancelRun(String(runId), typeof reason === "string" ? reason : undefined),
   // The conformance Worker's name for it, with its answer.
   cancelRun: (inst) => (_api, runId, reason) => {
-    inst.runs.cancel(String(runId), typeof reason === "string" ? reason : "Cancelled by the user");
+    inst.cancelRun(String(runId), typeof reason === "string" ? reason : "Cancelled by the user");
     return { runId, cancelled: true };
   },
 };
 
-/** Pending executions, or only `executionId` when one is given (both listing callables take it, as on Think). */
-const pending = (inst: AgentInstance, executionId: unknown) =>
-  [...inst.runs.executions.values()].filter(
-    (e) => e.status === "pending" && (typeof executionId !== "string" || e.executionId === executionId),
-  );
-
-const think: Record<string, (inst: AgentInstance) => Fn> = {
+const think: Record<string, (inst: CallableHost) => Fn> = {
   pendingApprovals: (inst) => (_api, executionId) =>
-    pending(inst, executionId).map((e) => ({
+    inst.executions.pending(executionId).map((e) => ({
       executionId: e.executionId,
       source: "action",
       descriptor: { ...e.step.descriptor, toolCallId: e.toolCallId, input: e.input },
     })),
   pendingExecutions: (inst) => (_api, executionId) =>
-    pending(inst, executionId).map((e) => ({
+    inst.executions.pending(executionId).map((e) => ({
       executionId: e.executionId,
       toolCallId: e.toolCallId,
       action: e.step.descriptor.action,
@@ -83,13 +77,8 @@ const think: Record<string, (inst: AgentInstance) => Fn> = {
  * Runs (or refuses) a paused action exactly once, rewrites the paused tool output in the transcript, and
  * continues the turn. A second call, either way, returns the first outcome and does nothing else.
  */
-function settle(
-  inst: AgentInstance,
-  executionId: unknown,
-  status: "completed" | "rejected",
-  reason?: string,
-) {
-  const e = inst.runs.executions.get(String(executionId));
+function settle(inst: CallableHost, executionId: unknown, status: "completed" | "rejected", reason?: string) {
+  const e = inst.executions.get(String(executionId));
   // Answered, not thrown, and the same for an unknown id (observed on the real Think runtime).
   if (e?.status !== "pending")
     return {
@@ -119,10 +108,10 @@ function settle(
 }
 
 /** The built-in callable for `method` on this instance, if any. */
-export function builtinCallable(inst: AgentInstance, method: string): CallableSpec | undefined {
+export function builtinCallable(inst: CallableHost, method: string): CallableSpec | undefined {
   const make = Object.hasOwn(common, method)
     ? common[method]
-    : inst.host === "think" && Object.hasOwn(think, method)
+    : inst.flavour.durableExecutions && Object.hasOwn(think, method)
       ? think[method]
       : undefined;
   return make ? { fn: make(inst) } : undefined;

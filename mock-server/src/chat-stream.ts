@@ -2,8 +2,12 @@
  * One resumable chat stream (a request id): the stored chunk bodies a late or reconnecting client gets as
  * replay, and how it ended. Progress/milestone bodies of agent-tool children are never stored (reference §5.6).
  */
+import type { MockConnection } from "./connection.ts";
+
+/** How a stream stands: `orphaned` is one cut by an eviction, still offered until a socket ACKs it. */
 export type StreamStatus = "live" | "completed" | "errored" | "aborted" | "orphaned";
 
+/** A stream's stored chunks and how it ended. */
 export class ChatStream {
   readonly chunks: string[] = [];
   status: StreamStatus = "live";
@@ -13,7 +17,7 @@ export class ChatStream {
     readonly id: string,
     readonly continuation: boolean,
     /** The connection that sent the request; absent for server-started streams (continuations, delivery). */
-    readonly originator: unknown,
+    readonly originator: MockConnection | undefined,
     /** Trailing user message ids of the originating request, for terminal frames. */
     readonly messageIds: string[] | undefined,
   ) {}

@@ -7,7 +7,6 @@ import { type ClientFrame, kebabAgentName, parseClientFrame, type ServerFrame } 
 import type { MockConnection } from "./connection.ts";
 import { AgentInstance, type InstanceServices } from "./instance.ts";
 import { DEFAULT_LIVE_VIEW_TTL_MS, LiveViews } from "./live-view.ts";
-import { RunRegistry } from "./runs.ts";
 import type { MockAgentDefinition } from "./script.ts";
 
 export interface HubOptions {
@@ -233,7 +232,6 @@ export class Hub {
       delayScale: this.scale,
       deliver: (conn, frame) => this.deliver(conn, frame),
       sleep: (ms, signal) => this.sleep(ms, signal),
-      runs: (inst) => new RunRegistry(inst, this.svc),
       liveView: (mode) => this.liveViews.mint(this.baseUrl, mode),
     };
   }
@@ -286,7 +284,7 @@ export class Hub {
       } catch {
         return { status: 400 };
       }
-      const child = inst?.runs.child(childType, decoded) ?? inst?.children.get(`${childType}/${decoded}`);
+      const child = inst?.children.get(`${childType}/${decoded}`);
       if (!child) return { status: 404 };
       inst = child;
     }
@@ -383,7 +381,7 @@ export class Hub {
     };
   }
 
-  private deliver(conn: MockConnection, frame: ServerFrame | Record<string, unknown>) {
+  private deliver(conn: MockConnection, frame: ServerFrame) {
     const inst = this.where.get(conn);
     const info: SentFrame = {
       agent: inst?.agent ?? "",

@@ -15,18 +15,11 @@ function pick(alphabet: string, n: number): string {
 /** nanoid-style id (`nanoid(8)` for request ids, `nanoid(21)` for server request ids). */
 export const nanoid = (n = 21) => pick(URL_ALPHABET, n);
 
+/** A random UUID (Think's message and request ids). */
 export const uuid = () => crypto.randomUUID();
 
-export type Host = "ai-chat" | "think";
-
-/** AIChatAgent stamps `assistant_<ms>_<9 base-36 chars>`; Think uses a UUID. */
-export function assistantMessageId(host: Host): string {
-  if (host === "think") return uuid();
-  return `assistant_${Date.now()}_${pick("abcdefghijklmnopqrstuvwxyz0123456789", 9)}`;
-}
-
-/** Request id of a server-started stream (continuations, detached delivery is separate). */
-export const serverRequestId = (host: Host) => (host === "think" ? uuid() : nanoid(21));
+/** `n` random base-36 characters (the tail of AIChatAgent's assistant message ids). */
+export const base36 = (n: number) => pick("abcdefghijklmnopqrstuvwxyz0123456789", n);
 
 let toolCounter = 0;
 /** Tool call ids look like the scripted model's: `call-<slug>-<base36 time>-<n>`. */

@@ -1,19 +1,18 @@
 /**
- * Child runs of one parent instance (the `agent-tool-event` protocol, reference §5) and Think's durable
- * executions. Sequence numbers follow the real server (agents 0.32), not the reference text: `started` is 0,
- * each STORED child chunk takes the next number, progress and milestone chunks reuse the number the next
- * stored chunk will get (research.jsonl shows sequence 10 four times), and the terminal takes stored + 1.
- * Replay on connect sends `started`, the stored chunks and the terminal with the same numbers.
+ * Child runs of one parent instance (the `agent-tool-event` protocol, reference §5). Sequence numbers
+ * follow the real server (agents 0.32), not the reference text: `started` is 0, each STORED child chunk
+ * takes the next number, progress and milestone chunks reuse the number the next stored chunk will get
+ * (research.jsonl shows sequence 10 four times), and the terminal takes stored + 1. Replay on connect sends
+ * `started`, the stored chunks and the terminal with the same numbers.
  */
 import type { AgentToolEvent, AgentToolEventFrame, ServerFrame } from "@runboard/protocol";
-import { kebabAgentName } from "@runboard/protocol";
 import type { UIMessage } from "ai";
 import type { MockConnection } from "./connection.ts";
 import * as ids from "./ids.ts";
-import { AgentInstance, type InstanceServices } from "./instance.ts";
+import type { InstanceServices, RunHost } from "./instance-host.ts";
 import type { ChildRunSpec, RunOutcome, Step } from "./script.ts";
 import { text } from "./script.ts";
-import type { PlayResult } from "./turn.ts";
+import type { PlayResult } from "./turn-host.ts";
 
 interface RunRecord {
   runId: string;
@@ -27,18 +26,6 @@ interface RunRecord {
   stopped?: boolean;
 }
 
-/** A Think durable pause waiting for `approveExecution` / `rejectExecution`. */
-export interface Execution {
-  executionId: string;
-  toolCallId: string;
-  step: Extract<Step, { kind: "pause" }>;
-  input: unknown;
-  createdAt: number;
-  status: "pending" | "completed" | "rejected";
-  result?: unknown;
-  reason?: string;
-}
-
 const STATUS_OF: Record<RunOutcome["kind"], string> = {
   finished: "completed",
   error: "error",
@@ -46,13 +33,13 @@ const STATUS_OF: Record<RunOutcome["kind"], string> = {
   interrupted: "interrupted",
 };
 
+/** The child runs one parent instance started, live and ended, in start order. */
 export class RunRegistry {
   private readonly records = new Map<string, RunRecord>();
-  readonly executions = new Map<string, Execution>();
 
   constructor(
-    private readonly parent: AgentInstance,
-    private readonly svc: InstanceServices,
+    private readonly parent: RunHost,
+    private readonly svc: Pick<InstanceServices, "deliver">,
   ) {}
 
   private frame(r: RunRecord, sequence: number, event: AgentToolEvent, replay = false): AgentToolEventFrame {
@@ -75,15 +62,6 @@ export class RunRegistry {
       });
       if (r.terminal) send(this.frame(r, r.stored.length + 1, r.terminal, true));
     }
-  }
-
-  /** The child instance a drill-in socket reaches at `…/sub/<kebab agentType>/<runId>`. */
-  child(kebabType: string, runId: string): AgentInstance | undefined {
-    return this.parent.children.get(`${kebabType}/${runId}`);
-  }
-
-  get(runId: string) {
-    return this.records.get(runId);
   }
 
   /** An `agentTool` call: the parent's turn waits for the child. */
@@ -133,8 +111,7 @@ export class RunRegistry {
     this.parent.broadcast(this.frame(record, 0, record.started));
 
     // The child is a real agent instance (a facet): it keeps its own transcript and can be drilled into.
-    const child = new AgentInstance({ host: "ai-chat" }, kebabAgentName(spec.agentType), runId, this.svc);
-    this.parent.children.set(`${kebabAgentName(spec.agentType)}/${runId}`, child);
+    const child = this.parent.spawnChild(spec.agentType, runId);
     child.transcript.upsert({
       id: ids.uuid(),
       role: "user",
@@ -155,7 +132,7 @@ export class RunRegistry {
       if (narrate && body.includes('"data-agent-milestone"')) this.narrate(record, body);
     };
     const result: PlayResult = await child.runProgrammatic(spec.steps, { signal: record.abort.signal });
-    const summary = textOf(child.messages.at(-1));
+    const summary = textOf(child.transcript.messages.at(-1));
     // Evicted: nothing is sealed, broadcast or delivered; a reconnecting client sees the run as it was cut.
     if (record.stopped) return { outcome: { kind: "aborted" }, summary, stopped: true };
     let outcome: RunOutcome =
@@ -228,13 +205,7 @@ export class RunRegistry {
           : outcome.kind === "interrupted"
             ? `${head} was interrupted: ${outcome.error}`
             : `${head} failed: ${outcome.error}`;
-    const think = this.parent.host === "think";
-    const message: UIMessage = {
-      id: think ? ids.uuid() : `detached-finish:${runId}:${status}`,
-      role: "user",
-      parts: [{ type: "text", text: body }],
-      ...(think ? {} : { metadata: { source: "detached-agent-tool", runId, agentType, status } }),
-    };
+    const message = this.parent.flavour.detachedNotice({ runId, agentType, status, text: body });
     const follow = step.followUp ?? [
       text("Noted: the background research finished and I have read its summary.", { id: "txt-notify" }),
     ];
@@ -242,7 +213,10 @@ export class RunRegistry {
       id: `detached-delivery:${ids.uuid()}`,
       before: () => {
         this.parent.transcript.upsert(message);
-        this.parent.broadcast({ messages: this.parent.messages, type: "cf_agent_chat_messages" });
+        this.parent.broadcast({
+          messages: [...this.parent.transcript.messages],
+          type: "cf_agent_chat_messages",
+        });
       },
     });
   }
@@ -269,22 +243,7 @@ export class RunRegistry {
       ],
       metadata: { source: "detached-agent-tool", runId: record.runId, agentType, milestone: data.name },
     });
-    this.parent.broadcast({ messages: this.parent.messages, type: "cf_agent_chat_messages" });
-  }
-
-  // ───────────────────────────── Think durable executions ─────────────────────────────
-
-  pause(step: Extract<Step, { kind: "pause" }>, toolCallId: string, input: unknown): string {
-    const executionId = `actpause_${ids.uuid()}`;
-    this.executions.set(executionId, {
-      executionId,
-      toolCallId,
-      step,
-      input,
-      createdAt: Date.now(),
-      status: "pending",
-    });
-    return executionId;
+    this.parent.broadcast({ messages: [...this.parent.transcript.messages], type: "cf_agent_chat_messages" });
   }
 }
 

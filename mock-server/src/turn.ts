@@ -3,7 +3,6 @@
  * `start-step` opens when the model produces something, a server tool's output closes the step, and a gate
  * (approval, client tool) ends the turn with `finishReason: "tool-calls"`.
  */
-import type { UIMessageChunk } from "ai";
 import * as ids from "./ids.ts";
 import {
   type ChildRunSpec,
@@ -13,66 +12,10 @@ import {
   splitDeltas,
   type TurnContext,
 } from "./script.ts";
-
-/** What the player needs from its agent instance. */
-export interface TurnHost {
-  readonly host: ids.Host;
-  readonly chunkDelayMs: number;
-  /** The server's delay multiplier (`sleep` applies it; wall-clock pacing needs it too). */
-  readonly delayScale: number;
-  /** Emits a chunk into the stream (stored, broadcast, applied to the transcript). */
-  emit(chunk: Record<string, unknown>): void;
-  /** Emits a chunk that is broadcast but never stored (agent-tool progress and milestones). */
-  emitTransient(chunk: Record<string, unknown>): void;
-  sleep(ms: number): Promise<void>;
-  readonly signal: AbortSignal;
-  /** Starts a child run awaited by this turn; resolves with the parent tool's result. */
-  runChild(spec: ChildRunSpec, toolCallId: string): Promise<{ output?: unknown; error?: string }>;
-  /** Starts a detached child run and returns its run id at once. */
-  runDetached(step: Extract<Step, { kind: "detached" }>): string;
-  /** Registers a gate; the rest of the script plays when it is answered. */
-  gate(g: Gate): void;
-  /** Think durable pause: records the execution and returns its id. */
-  pause(step: Extract<Step, { kind: "pause" }>, toolCallId: string, input: unknown): string;
-  /** Puts an action descriptor on a tool part of the persisted transcript. */
-  describe(toolCallId: string, descriptor: unknown): void;
-  /** Mints a Live View session. */
-  liveView(mode: "tab" | "devtools"): unknown;
-  /** Drops the socket that sent the request. */
-  closeOriginator(): void;
-  /** Server-side setState. */
-  setState(update: (state: unknown) => unknown): void;
-}
+import type { Gate, GateAnswer, GateBatch, PlayResult, TurnHost } from "./turn-host.ts";
 
 type GateStep = Extract<Step, { kind: "approval" | "client-tool" }>;
 const isGateStep = (s: Step): s is GateStep => s.kind === "approval" || s.kind === "client-tool";
-
-/** Parallel gates of one model step, answered one by one; the continuation starts when all are. */
-export interface GateBatch {
-  gates: Gate[];
-  answers: Map<string, { approved: boolean } | { toolResult: true }>;
-  /** Some answer asked for a continuation (`autoContinue`). */
-  autoContinue: boolean;
-}
-
-/** A turn that stopped at a human or a client tool. */
-export interface Gate {
-  kind: "approval" | "client-tool";
-  toolCallId: string;
-  toolName: string;
-  approvalId?: string;
-  input: unknown;
-  step: Extract<Step, { kind: "approval" | "client-tool" }>;
-  rest: Step[];
-  ctx: TurnContext;
-  batch?: GateBatch;
-}
-
-export type PlayResult =
-  | { kind: "done" }
-  | { kind: "gated" }
-  | { kind: "aborted" }
-  | { kind: "error"; message: string; thrown: boolean };
 
 const AGENT_PROGRESS = "data-agent-progress";
 const AGENT_MILESTONE = "data-agent-milestone";
@@ -117,14 +60,10 @@ export class Player {
     this.h.emit({ type: "finish-step" });
   }
 
-  /** The finish chunk in the host's shape: AIChatAgent moves `finishReason` into `messageMetadata` (#677). */
+  /** The finish chunk, in the host's shape. */
   async finish(reason: "stop" | "tool-calls") {
     await this.closeStep();
-    this.h.emit(
-      this.h.host === "think"
-        ? { type: "finish", finishReason: reason }
-        : { type: "finish", messageMetadata: { finishReason: reason } },
-    );
+    this.h.emit(this.h.finishChunk(reason));
   }
 
   private async toolInput(name: string, input: unknown): Promise<string> {
@@ -432,7 +371,7 @@ export class Player {
   }
 
   /** Emits the gate's resolution at the head of a continuation stream. */
-  resolveGate(g: Gate, answer: { approved: boolean } | { toolResult: true }): Step[] {
+  resolveGate(g: Gate, answer: GateAnswer): Step[] {
     if ("toolResult" in answer) return g.rest;
     if (!answer.approved) {
       // The part is already `output-denied` on the server; a `tool-output-denied` chunk for a settled part
@@ -456,5 +395,3 @@ export function previewInput(input: unknown, max = 120): unknown {
     return Object.fromEntries(Object.entries(input).map(([k, v]) => [k, previewInput(v, max)]));
   return input;
 }
-
-export type { UIMessageChunk };

@@ -1,0 +1,181 @@
+/**
+ * Continuations of one instance: a turn that stopped at gates (approvals, client tools) goes on in a new,
+ * server-started stream once every gate of its batch is answered (reference §4.5), and a turn cut by an
+ * eviction is finished by a recovery continuation (reference §3.9).
+ */
+import type { MessageList, ServerFrame, ToolApprovalFrame, ToolResultFrame } from "@runboard/protocol";
+import type { MockConnection } from "./connection.ts";
+import type { HostFlavour } from "./host-flavour.ts";
+import type { Step, TurnContext } from "./script.ts";
+import { awaitsToolResult, updateToolPart } from "./transcript-edits.ts";
+import type { Gate, GateAnswer, GateBatch } from "./turn-host.ts";
+import type { QueuedTurn } from "./turn-queue.ts";
+
+/** A 50 ms coalesce window batches sibling results before the continuation starts (reference §3.8). */
+const COALESCE_MS = 50;
+/** How long after an eviction the recovery continuation starts (scaled like every scripted delay). */
+const RECOVERY_DELAY_MS = 500;
+
+/** What continuations need from their instance. */
+export interface ContinuationContext {
+  readonly flavour: HostFlavour;
+  readonly transcript: MessageList;
+  isConnected(conn: MockConnection): boolean;
+  broadcast(frame: ServerFrame): void;
+  enqueue(turn: QueuedTurn): void;
+  sleep(ms: number): Promise<void>;
+  /** Logs a line about this instance. */
+  log(line: string): void;
+}
+
+/** Open gates, the continuation they lead to, and a recovery in progress. */
+export class Continuations {
+  private readonly gates = new Map<string, Gate>();
+  /** A continuation inside its coalesce window, not yet queued. */
+  private pending?: { id: string; owner: MockConnection };
+  /** Request id of a recovery continuation that is scheduled or running. */
+  private recoveringId?: string;
+
+  constructor(private readonly c: ContinuationContext) {}
+
+  /** Request id of a recovery continuation that is scheduled or running. */
+  get recovering(): string | undefined {
+    return this.recoveringId;
+  }
+
+  /** A gate the playing turn stopped at. */
+  gate(g: Gate) {
+    this.gates.set(g.toolCallId, g);
+  }
+
+  /** The continuation a probe from `conn` waits for: its own, or one whose socket left (rule B). */
+  pendingFor(conn: MockConnection): string | undefined {
+    const pc = this.pending;
+    return pc && (pc.owner === conn || !this.c.isConnected(pc.owner)) ? pc.id : undefined;
+  }
+
+  /** `cf_agent_tool_approval`. */
+  approval(conn: MockConnection, f: ToolApprovalFrame) {
+    const g = this.gates.get(f.toolCallId);
+    if (g?.kind !== "approval") {
+      this.c.log("approval for unknown tool call; ignored");
+      return;
+    }
+    this.gates.delete(f.toolCallId);
+    const { approved } = f;
+    // A denial settles the part at once (`output-denied`), so the model gets a tool result (reference §4.4).
+    this.announce(f.toolCallId, (p) => {
+      p.state = approved ? "approval-responded" : "output-denied";
+      p.approval = { ...(p.approval as object), approved };
+    });
+    this.answered(conn, g, { approved }, f.autoContinue !== false);
+  }
+
+  /** `cf_agent_tool_result`. */
+  toolResult(conn: MockConnection, f: ToolResultFrame) {
+    const g = this.gates.get(f.toolCallId);
+    // Only a part still waiting takes a result; one for a settled part is a silent no-op (reference §4.3).
+    if (!awaitsToolResult(this.c.transcript.messages, f.toolCallId)) {
+      this.c.log("tool result for a tool call that is not waiting; ignored");
+      return;
+    }
+    const updated = this.announce(f.toolCallId, (p) => {
+      if (f.state === "output-error") {
+        p.state = "output-error";
+        p.errorText = f.errorText ?? "Tool failed";
+      } else {
+        p.state = "output-available";
+        p.output = f.output;
+        p.preliminary = false;
+      }
+    });
+    if (!updated) {
+      this.c.log("tool result for unknown tool call; ignored");
+      return;
+    }
+    if (!g) return;
+    this.gates.delete(f.toolCallId);
+    g.ctx.outputs[g.toolName] = f.output;
+    this.answered(conn, g, { toolResult: true }, f.autoContinue !== false);
+  }
+
+  /** Eviction: open gates are forgotten (their turn is gone). */
+  dropGates() {
+    this.gates.clear();
+  }
+
+  /** The history was cleared: no gate and no continuation of it goes on. */
+  reset() {
+    this.gates.clear();
+    this.pending = undefined;
+  }
+
+  /**
+   * Durable recovery after an eviction: `chat_recovering` announces a recovery continuation, which finishes
+   * what the cut turn had left, then `recovering:false`.
+   */
+  recover(cut: { rest: Step[]; ctx?: TurnContext }) {
+    const id = this.c.flavour.serverRequestId();
+    this.recoveringId = id;
+    void this.c.sleep(RECOVERY_DELAY_MS).then(() =>
+      this.c.enqueue({
+        id,
+        continuation: true,
+        ...(cut.ctx ? { ctx: cut.ctx } : {}),
+        run: (player) => player.play(cut.rest),
+        onEnd: () => {
+          this.recoveringId = undefined;
+          this.c.broadcast({ type: "cf_agent_chat_recovering", recovering: false, id });
+        },
+      }),
+    );
+  }
+
+  /** Rewrites a tool part in the transcript and tells every socket. */
+  private announce(toolCallId: string, change: (part: Record<string, unknown>) => void) {
+    const updated = updateToolPart(this.c.transcript, toolCallId, change);
+    if (updated) this.c.broadcast({ type: "cf_agent_message_updated", message: updated });
+    return updated;
+  }
+
+  /** Records an answer; the batch continues once every parallel call in it is answered (reference §4.5). */
+  private answered(conn: MockConnection, g: Gate, answer: GateAnswer, autoContinue: boolean) {
+    const batch = g.batch ?? { gates: [g], answers: new Map(), autoContinue: false };
+    batch.answers.set(g.toolCallId, answer);
+    batch.autoContinue ||= autoContinue;
+    if (batch.answers.size < batch.gates.length || !batch.autoContinue) return;
+    this.continueAfter(conn, batch);
+  }
+
+  private continueAfter(owner: MockConnection, batch: GateBatch) {
+    const g = batch.gates[0] as Gate;
+    const id = this.c.flavour.serverRequestId();
+    this.pending = { id, owner };
+    void this.c.sleep(COALESCE_MS).then(() =>
+      this.c.enqueue({
+        id,
+        continuation: true,
+        owner,
+        ctx: g.ctx,
+        before: () => {
+          if (this.pending?.id === id) this.pending = undefined;
+        },
+        run: async (player) => {
+          const rest = player.resolveBatch(batch);
+          if (this.c.flavour.announcesApprovedOutput) {
+            for (const gate of batch.gates) {
+              const answer = batch.answers.get(gate.toolCallId);
+              if (!answer || !("approved" in answer) || !answer.approved) continue;
+              this.announce(gate.toolCallId, (p) => {
+                p.state = "output-available";
+                p.output = gate.ctx.outputs[gate.toolName];
+                p.preliminary = false;
+              });
+            }
+          }
+          return player.play(rest);
+        },
+      }),
+    );
+  }
+}
