@@ -7,6 +7,8 @@ import {
   type AgentAddress,
   agentHttpUrl,
   agentUrl,
+  encodeRpcRequest,
+  encodeSetState,
   type McpServersState,
   parseServerFrame,
   type RpcResponseFrame,
@@ -397,7 +399,7 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
   /** Optimistic, like the official client: applied and reported at once, never acknowledged. */
   setState(state: State): void {
     this.state = state;
-    this.send(JSON.stringify({ type: "cf_agent_state", state }));
+    this.send(encodeSetState(state));
     this.options.onStateUpdate?.(state, "client");
     this.touch();
   }
@@ -427,7 +429,7 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
         }, timeout);
       }
       this.pending.set(id, p);
-      const frame = JSON.stringify({ type: "rpc", id, method, args });
+      const frame = encodeRpcRequest(id, method, args);
       // Never handed to a socket that is not open: a call rejected while it waits must not run later.
       if (this.socket?.readyState === 1) this.socket.send(frame);
       else p.unsent = frame;

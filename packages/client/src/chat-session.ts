@@ -5,6 +5,12 @@
  */
 import {
   type ChatResponseFrame,
+  encodeChatClear,
+  encodeChatMessages,
+  encodeChatRequest,
+  encodeClientFrame,
+  encodeToolApproval,
+  encodeToolResult,
   FrameType,
   findToolCallIdForApproval,
   getToolName,
@@ -788,7 +794,7 @@ export class ChatSession<M extends UIMessage = UIMessage> {
     for (const c of commands) {
       switch (c.type) {
         case "send":
-          this.options.agent.send(JSON.stringify(c.frame));
+          this.options.agent.send(encodeClientFrame(c.frame));
           break;
         case "arm-timer":
           this.clearTimer(c.probeId);
@@ -1046,13 +1052,7 @@ export class ChatSession<M extends UIMessage = UIMessage> {
         return;
       }
       this.run(this.rm.handle({ type: "local-request", id }), false);
-      this.options.agent.send(
-        JSON.stringify({
-          type: "cf_agent_use_chat_request",
-          id,
-          init: { method: "POST", body: JSON.stringify(payload) },
-        }),
-      );
+      this.options.agent.send(encodeChatRequest(id, payload));
     } catch (e) {
       this.endLocal(id);
       this.fail(e instanceof Error ? e : new Error(String(e)), true);
@@ -1076,7 +1076,7 @@ export class ChatSession<M extends UIMessage = UIMessage> {
     this.queue.clear();
     this.list.replaceAll([]);
     this.run(this.rm.handle({ type: "clear" }));
-    this.options.agent.send(JSON.stringify({ type: "cf_agent_chat_clear" }));
+    this.options.agent.send(encodeChatClear());
     this.changed();
   }
 
@@ -1085,8 +1085,7 @@ export class ChatSession<M extends UIMessage = UIMessage> {
     const messages = typeof next === "function" ? next(this.list.messages as readonly M[]) : next;
     this.queue.clear();
     this.list.replaceAll(messages);
-    if (this.options.syncMessagesToServer !== false)
-      this.options.agent.send(JSON.stringify({ type: "cf_agent_chat_messages", messages }));
+    if (this.options.syncMessagesToServer !== false) this.options.agent.send(encodeChatMessages(messages));
     this.changed();
   }
 
@@ -1107,12 +1106,11 @@ export class ChatSession<M extends UIMessage = UIMessage> {
     // A denial or failure ends the turn there: upstream never auto-continues after `output-error` (§4.3).
     const autoContinue = !error && this.options.autoContinueAfterToolResult !== false;
     const clientTools = extractClientToolSchemas(this.options.tools);
-    const frame = JSON.stringify({
-      type: "cf_agent_tool_result",
+    const frame = encodeToolResult({
       toolCallId: o.toolCallId,
       toolName: o.toolName ?? getToolName(part),
       output: o.output,
-      ...(error ? { state: "output-error", errorText } : {}),
+      ...(error ? { state: "output-error" as const, errorText } : {}),
       autoContinue,
       // The tools the server may call next, as with a request: the continuation is a new model step.
       ...(clientTools ? { clientTools } : {}),
@@ -1180,12 +1178,7 @@ export class ChatSession<M extends UIMessage = UIMessage> {
     };
     this.patchToolPart(toolCallId, patch);
     const autoContinue = this.options.autoContinueAfterToolResult !== false;
-    const frame = JSON.stringify({
-      type: "cf_agent_tool_approval",
-      toolCallId,
-      approved: o.approved,
-      autoContinue,
-    });
+    const frame = encodeToolApproval({ toolCallId, approved: o.approved, autoContinue });
     if (part?.state === "approval-requested")
       this.inFlight.add(toolCallId, {
         frame,

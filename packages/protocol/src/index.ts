@@ -4,6 +4,7 @@
  */
 export * from "./agent-tool-runs.ts";
 export * from "./chunk-applier.ts";
+export * from "./encode.ts";
 export * from "./event-label.ts";
 export * from "./frames.ts";
 export * from "./live-view/index.ts";
