@@ -28,10 +28,12 @@ import {
   ws,
 } from "msw";
 import { connectionId, type MockConnection } from "./connection.ts";
-import { Hub, type HubOptions, type MockController } from "./hub.ts";
+import type { MockController } from "./controller.ts";
+import { Hub, type HubOptions } from "./hub.ts";
 
+export type { MockController, SentFrame } from "./controller.ts";
 export * from "./demo.ts";
-export type { Hub, HubOptions, MockController, SentFrame } from "./hub.ts";
+export type { Hub, HubOptions } from "./hub.ts";
 export * from "./script.ts";
 
 export interface MockAgentHandlersOptions extends HubOptions {

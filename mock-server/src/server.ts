@@ -7,7 +7,8 @@ import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import { connectionId, type MockConnection } from "./connection.ts";
-import { Hub, type HubOptions, type MockController } from "./hub.ts";
+import type { MockController } from "./controller.ts";
+import { Hub, type HubOptions } from "./hub.ts";
 
 export type { MockAgentDefinition } from "./script.ts";
 
