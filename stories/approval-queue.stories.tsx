@@ -1,4 +1,5 @@
-import { ApprovalCard, ApprovalQueue, type ApprovalRequest } from "@runboard/react";
+import type { ApprovalRequest } from "@runboard/protocol";
+import { ApprovalCard, ApprovalQueue } from "@runboard/react";
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { expect, userEvent, waitFor, within } from "storybook/test";
 import { APPROVAL_STORY_AGENT, staticRequest, useApprovalDemo, useSay } from "./support/approval-demo.tsx";

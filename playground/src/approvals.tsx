@@ -3,7 +3,8 @@
  * approvals kept in agent state. The card is the same everywhere; the inline card sits in the tool part, the
  * queue lists everything still waiting.
  */
-import { ApprovalCard, ApprovalQueue, type ApprovalRequest } from "@runboard/react";
+import type { ApprovalRequest } from "@runboard/protocol";
+import { ApprovalCard, ApprovalQueue } from "@runboard/react";
 
 /** One card with every part; the playground's CSS gives it its looks. */
 export function Card({ request }: { request: ApprovalRequest }) {

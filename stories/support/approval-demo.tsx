@@ -4,9 +4,9 @@
  * states the demo agents do not reach (expiry, high risk on a chat tool).
  */
 import { text } from "@runboard/mock-server/msw";
+import type { ApprovalRequest } from "@runboard/protocol";
 import {
   ApprovalCard,
-  type ApprovalRequest,
   useAgentChat,
   useChatApprovals,
   useExecutionApprovals,

@@ -5,14 +5,13 @@
  * fed from fixture data. It renders on the server and hydrates in the browser.
  */
 import type { AgentToolRuns } from "@runboard/client";
-import { isToolUIPart, type AgentToolRun as Run } from "@runboard/protocol";
+import { type ApprovalRequest, isToolUIPart, type AgentToolRun as Run } from "@runboard/protocol";
 import {
   AgentEvent,
   type AgentEventMessage,
   AgentToolRun,
   ApprovalCard,
   ApprovalQueue,
-  type ApprovalRequest,
   LiveView,
   MilestoneTimeline,
   Progress,

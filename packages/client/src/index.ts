@@ -1,6 +1,7 @@
 /** `@runboard/client`: connections and stores for Cloudflare Agents front ends; framework-agnostic. */
 export * from "./agent-client.ts";
 export * from "./agent-tool-runs.ts";
+export * from "./approvals/index.ts";
 export * from "./chat-schemas.ts";
 export * from "./chat-session.ts";
 export * from "./client-tools.ts";

@@ -3,6 +3,7 @@
  * chat (`cf_agent_*`) and sub-agent (`agent-tool-event`) protocols. No IO, timers, DOM or React.
  */
 export * from "./agent-tool-runs.ts";
+export * from "./approvals/index.ts";
 export * from "./chunk-applier.ts";
 export * from "./encode.ts";
 export * from "./event-label.ts";

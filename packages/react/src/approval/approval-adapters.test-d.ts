@@ -1,15 +1,11 @@
 /** The adapters take the official hooks' objects as they are, so an app can switch imports and keep its cards. */
 import type { useAgentChat as useOfficialChat } from "@cloudflare/ai-chat/react";
+import type { ApprovalRequest } from "@runboard/protocol";
 import type { useAgent as useOfficialAgent } from "agents/react";
 import { describe, expectTypeOf, it } from "vitest";
 import type { useAgent } from "../use-agent.ts";
 import type { useAgentChat } from "../use-agent-chat.ts";
-import {
-  type ApprovalRequest,
-  useChatApprovals,
-  useExecutionApprovals,
-  useWorkflowApprovals,
-} from "./index.ts";
+import { useChatApprovals, useExecutionApprovals, useWorkflowApprovals } from "./index.ts";
 
 describe("approval adapters", () => {
   it("accept ours and the official useAgent / useAgentChat results", () => {

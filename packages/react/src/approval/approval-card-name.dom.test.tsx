@@ -2,10 +2,11 @@
  * The dev warning about a card without an accessible name. In a file of its own: each warning is printed once
  * per module instance, and other files render nameless cards on purpose.
  */
+
+import type { ApprovalRequest } from "@runboard/protocol";
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, expect, it, vi } from "vitest";
 import { ApprovalCard } from "./approval-card.tsx";
-import type { ApprovalRequest } from "./approval-request.ts";
 
 afterEach(cleanup);
 

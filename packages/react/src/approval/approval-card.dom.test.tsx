@@ -8,6 +8,7 @@ import {
   type MockAgentDefinition,
   text,
 } from "@runboard/mock-server/msw";
+import type { ApprovalRequest } from "@runboard/protocol";
 import { act, cleanup, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { setupServer } from "msw/node";
@@ -16,7 +17,6 @@ import { renderSettled } from "../../test/support/render.tsx";
 import { useAgent } from "../use-agent.ts";
 import { type UseAgentChatResult, useAgentChat } from "../use-agent-chat.ts";
 import { ApprovalCard } from "./approval-card.tsx";
-import type { ApprovalRequest } from "./approval-request.ts";
 import { useChatApprovals } from "./use-chat-approvals.ts";
 import { useExecutionApprovals } from "./use-execution-approvals.ts";
 import { useWorkflowApprovals } from "./use-workflow-approvals.ts";

@@ -4,6 +4,17 @@
  */
 import type * as RadixDialog from "@radix-ui/react-dialog";
 import {
+  type ApprovalDecision,
+  type ApprovalRequest,
+  type ApprovalState,
+  approvalState,
+  approvalStatusText,
+  canApprove,
+  canDeny,
+  formatArguments,
+  needsConfirmation,
+} from "@runboard/protocol";
+import {
   type ChangeEvent,
   type ComponentPropsWithRef,
   type MouseEvent,
@@ -31,16 +42,6 @@ import {
   usePartContext,
   warnOnce,
 } from "../primitives/index.ts";
-import {
-  type ApprovalDecision,
-  type ApprovalRequest,
-  type ApprovalState,
-  approvalState,
-  canApprove,
-  canDeny,
-  formatArguments,
-  needsConfirmation,
-} from "./approval-request.ts";
 
 interface CardContextValue {
   request: ApprovalRequest;
@@ -715,30 +716,6 @@ function ApprovalCardConfirmAction(props: ApprovalCardConfirmActionProps) {
 export interface ApprovalCardStatusProps extends Omit<PrimitiveProps<"div">, "children"> {
   /** Replaces the default text; a function gets the state and the request. */
   children?: ReactNode | ((state: ApprovalState, request: ApprovalRequest) => ReactNode);
-}
-
-/** The default announcement for a state ("" while requested, so nothing is read before anything happens). */
-export function approvalStatusText(state: ApprovalState, request: ApprovalRequest): string {
-  const o = request.outcome;
-  const reason = o?.reason ? `: ${o.reason}` : "";
-  switch (state) {
-    case "requested":
-      return "";
-    case "submitting":
-      return o?.approved === false ? "Denying…" : "Approving…";
-    case "approved":
-      return "Approved.";
-    case "denied":
-      return `Denied${reason}.`;
-    case "answered-elsewhere":
-      return o
-        ? `Answered elsewhere: ${o.approved ? "approved" : `denied${reason}`}.`
-        : "Answered elsewhere.";
-    case "expired":
-      return "This request has expired.";
-    case "offline":
-      return "Offline. Approve and Deny come back when the connection does.";
-  }
 }
 
 /** A polite live region announcing the outcome. Always rendered, so screen readers hear each change. */

@@ -3,6 +3,7 @@
  * workflow item in state) against the scripted mock (MSW in jsdom), counting what reaches the server.
  */
 import { createMockAgentHandlers, demoAgents, text } from "@runboard/mock-server/msw";
+import type { ApprovalRequest } from "@runboard/protocol";
 import { act, cleanup, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { setupServer } from "msw/node";
@@ -12,7 +13,6 @@ import { useAgent } from "../use-agent.ts";
 import { type UseAgentChatResult, useAgentChat } from "../use-agent-chat.ts";
 import { ApprovalCard } from "./approval-card.tsx";
 import { ApprovalQueue } from "./approval-queue.tsx";
-import type { ApprovalRequest } from "./approval-request.ts";
 import { useChatApprovals } from "./use-chat-approvals.ts";
 import { useExecutionApprovals } from "./use-execution-approvals.ts";
 import { useWorkflowApprovals } from "./use-workflow-approvals.ts";

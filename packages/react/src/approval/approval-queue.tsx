@@ -2,6 +2,14 @@
  * `ApprovalQueue`: every pending approval in one list, whatever its source (chat tool parts across messages and
  * parallel tool calls, Think durable pauses, workflow items), with approve-all and deny-all.
  */
+
+import {
+  type ApprovalRequest,
+  approvalState,
+  canApprove,
+  canDeny,
+  needsConfirmation,
+} from "@runboard/protocol";
 import { Fragment, type MouseEvent, type ReactNode, useCallback, useMemo } from "react";
 import {
   createPartContext,
@@ -10,13 +18,6 @@ import {
   useNow,
   usePartContext,
 } from "../primitives/index.ts";
-import {
-  type ApprovalRequest,
-  approvalState,
-  canApprove,
-  canDeny,
-  needsConfirmation,
-} from "./approval-request.ts";
 
 interface QueueContextValue {
   /** The requests the list shows. */

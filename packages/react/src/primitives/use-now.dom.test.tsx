@@ -1,8 +1,9 @@
 /** The shared clock: a part mounted after the clock stood still starts from the real time, not the last tick. */
+
+import type { ApprovalRequest } from "@runboard/protocol";
 import { act, cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApprovalCard } from "../approval/approval-card.tsx";
-import type { ApprovalRequest } from "../approval/approval-request.ts";
 
 afterEach(() => {
   cleanup();

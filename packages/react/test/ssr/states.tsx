@@ -4,10 +4,11 @@
  * here opens a connection. States that need an interaction or time to pass first (cancelling, stalled, a
  * failed refresh, a frame that loaded) start from one of these on the client and are not server-rendered.
  */
-import type { AgentClientOptions, AgentToolRuns } from "@runboard/client";
+import type { AgentClientOptions, AgentToolRuns, CallableConnection } from "@runboard/client";
 import {
   type AgentToolMilestone,
   type AgentToolRunsState,
+  type ApprovalRequest,
   getRunsForToolCall,
   type Part,
   type AgentToolRun as RunData,
@@ -19,8 +20,6 @@ import { AgentToolRun, useChildChat } from "../../src/agent-tool-run/index.ts";
 import {
   ApprovalCard,
   ApprovalQueue,
-  type ApprovalRequest,
-  type CallableConnection,
   useChatApprovals,
   useExecutionApprovals,
   useWorkflowApprovals,
@@ -380,10 +379,13 @@ export const WORKFLOW_STATE = {
   resolvedApprovals: [{ id: "exp-0", title: "Expense: coffee", amount: 4, approved: true }],
 };
 
+// One connection for every render: the adapters own a store per connection object, as an app's `useAgent` is one.
+const FIXED_CONNECTION = connection("open");
+
 /** The three adapters together, as one page lists every approval. */
 export function Approvals({ agent }: { agent: CallableConnection | undefined }) {
   const fromChat = useChatApprovals(chat(CHAT_MESSAGES), agent ? { agent } : {});
-  const conn = agent ?? connection("open");
+  const conn = agent ?? FIXED_CONNECTION;
   const fromThink = useExecutionApprovals(conn, { messages: THINK_MESSAGES });
   const fromWorkflow = useWorkflowApprovals(conn, agent ? {} : { state: WORKFLOW_STATE });
   return <FullQueue requests={[...fromChat, ...fromThink, ...fromWorkflow]} include="all" />;

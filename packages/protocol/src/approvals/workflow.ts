@@ -2,9 +2,36 @@
  * Workflow approvals kept in agent state (the human-in-the-loop docs' `state.pendingApprovals`, decided with
  * the `approve` / `reject` callables), as pure functions over the state.
  */
-import { type ApprovalRisk, findExpiry, parseExpiry } from "./approval-request.ts";
+import { findExpiry, parseExpiry } from "./expiry.ts";
+import type { ApprovalOutcome, ApprovalRisk, ApprovalStatus, ClaimedDecision } from "./request.ts";
 
-/** Where the pending and resolved items live in the agent's state. */
+/**
+ * One workflow approval as the agent keeps it in its state. Only `id` is required: the item's other fields
+ * are the agent's own (an expense's `amount`, …) and are shown as the arguments. `approve(id, by?)` moves it to
+ * `resolvedApprovals` with `status: "approved"` (and `approvedBy`), `reject(id, reason?)` with
+ * `status: "rejected"` and `reason`; both add `resolvedAt`.
+ */
+export interface WorkflowApprovalItem {
+  id: string;
+  status?: "pending" | "approved" | "rejected" | (string & {});
+  title?: string;
+  /** Epoch ms. */
+  requestedAt?: number;
+  /** Epoch ms, on a resolved item. */
+  resolvedAt?: number;
+  approvedBy?: string;
+  reason?: string;
+  [field: string]: unknown;
+}
+
+/** The part of an agent's state that holds its workflow approvals; the rest of the state is the agent's. */
+export interface WorkflowApprovalState {
+  pendingApprovals?: WorkflowApprovalItem[];
+  resolvedApprovals?: WorkflowApprovalItem[];
+  [key: string]: unknown;
+}
+
+/** Where the pending and resolved items live in the agent's state (what a `select` option returns). */
 export interface WorkflowStateShape {
   pending: readonly unknown[];
   resolved: readonly unknown[];
@@ -19,7 +46,7 @@ export function defaultWorkflowSelect(state: unknown): WorkflowStateShape {
   };
 }
 
-/** One workflow item, normalised. */
+/** One workflow item, normalised from a `WorkflowApprovalItem` (or a looser shape another agent keeps). */
 export interface WorkflowItem {
   id: string;
   name: string;
@@ -128,4 +155,51 @@ export function isAlreadyDecidedError(message: string): boolean {
   return /no pending approval|not pending|no longer pending|already (approved|rejected|resolved|decided)|not found/i.test(
     message,
   );
+}
+
+/** What `workflowStatus` weighs for one item. */
+export interface WorkflowStatusInput {
+  /** The item is still in the pending list. */
+  pending: boolean;
+  /** What the resolved list says was decided; undefined for an item gone from both lists. */
+  decided?: { approved: boolean; reason?: string };
+  /** The decision this tab claimed for it. */
+  local: ClaimedDecision | undefined;
+  /** This page saw the item pending before. */
+  seenPending: boolean;
+}
+
+/**
+ * A workflow request's status and outcome. A pending item is submitting while this tab's decision travels and
+ * decided once the callable answered (the state broadcast may still be on its way). A resolved one is this
+ * tab's decision, someone else's if this page saw it pending (or the server refused this tab's as already
+ * decided), else history.
+ */
+export function workflowStatus({ pending, decided, local, seenPending }: WorkflowStatusInput): {
+  status: ApprovalStatus;
+  outcome?: ApprovalOutcome;
+} {
+  const refused = local?.phase === "elsewhere";
+  if (pending) {
+    if (refused) return { status: "answered-elsewhere" };
+    if (!local) return { status: "requested" };
+    const outcome: ApprovalOutcome = { ...local.decision, by: "here" };
+    if (local.phase === "settled")
+      return { status: local.decision.approved ? "approved" : "denied", outcome };
+    return { status: "submitting", outcome };
+  }
+  if (local && !refused) {
+    if (decided && decided.approved !== local.decision.approved)
+      return { status: "answered-elsewhere", outcome: { ...decided, by: "elsewhere" } };
+    return {
+      status: local.decision.approved ? "approved" : "denied",
+      outcome: { ...local.decision, by: "here" },
+    };
+  }
+  if (seenPending || refused)
+    return { status: "answered-elsewhere", ...(decided ? { outcome: { ...decided, by: "elsewhere" } } : {}) };
+  return {
+    status: decided?.approved ? "approved" : "denied",
+    ...(decided ? { outcome: { ...decided, by: "unknown" } } : {}),
+  };
 }

@@ -1,12 +1,7 @@
 import type { UIMessage } from "ai";
 import { describe, expect, it } from "vitest";
-import {
-  type ChatApprovalEntry,
-  ChatApprovalTracker,
-  chatApprovalEntries,
-  chatStatus,
-  settledToolCallIds,
-} from "./chat-approvals.ts";
+import type { ServerFrame } from "../frames.ts";
+import { type ChatApprovalEntry, chatApprovalEntries, chatStatus, settledToolCallIds } from "./chat.ts";
 
 const msg = (id: string, parts: unknown[]): UIMessage =>
   ({ id, role: "assistant", parts }) as unknown as UIMessage;
@@ -111,7 +106,7 @@ describe("chatApprovalEntries", () => {
 });
 
 describe("settledToolCallIds", () => {
-  const frame = (f: unknown) => JSON.stringify(f);
+  const frame = (f: unknown) => f as ServerFrame;
 
   it("a message update names the tool calls it shows settled, not the ones still waiting", () => {
     const message = msg("m", [
@@ -137,10 +132,28 @@ describe("settledToolCallIds", () => {
     ).toEqual([]);
   });
 
-  it("ignores other frames and garbage", () => {
+  it("ignores other frames, error responses and unparseable bodies", () => {
     expect(settledToolCallIds(frame({ type: "cf_agent_state", state: {} }))).toEqual([]);
-    expect(settledToolCallIds("{not json")).toEqual([]);
-    expect(settledToolCallIds(undefined)).toEqual([]);
+    const body = JSON.stringify({ type: "tool-output-available", toolCallId: "t1", output: {} });
+    expect(
+      settledToolCallIds(
+        frame({ type: "cf_agent_use_chat_response", id: "r", body, done: true, error: true }),
+      ),
+    ).toEqual([]);
+    expect(
+      settledToolCallIds(
+        frame({ type: "cf_agent_use_chat_response", id: "r", body: "{not json", done: false }),
+      ),
+    ).toEqual([]);
+  });
+
+  it("a part without a state, or still streaming its input, is not settled", () => {
+    const message = msg("m", [
+      { type: "tool-x", toolCallId: "t1", approval: { id: "a1" } },
+      { type: "tool-x", toolCallId: "t2", state: "input-streaming" },
+      { type: "tool-x", toolCallId: "t3", state: "input-available" },
+    ]);
+    expect(settledToolCallIds(frame({ type: "cf_agent_message_updated", message }))).toEqual([]);
   });
 });
 
@@ -158,89 +171,59 @@ describe("chatStatus", () => {
   });
   const responded = (approved: boolean) =>
     entry({ pending: false, partState: "approval-responded", decided: { approved } });
-  const local = (approved: boolean, reason?: string) => ({
+  const local = (approved: boolean, reason?: string, phase: "sending" | "settled" = "sending") => ({
     decision: { approved, ...(reason ? { reason } : {}) },
-    phase: "sending" as const,
+    phase,
   });
+  const confirmed = (approved: boolean, reason?: string) => local(approved, reason, "settled");
 
   it("pending and undecided here: requested", () => {
-    expect(chatStatus(entry(), undefined, false, true)).toEqual({ status: "requested" });
+    expect(chatStatus(entry(), undefined, true)).toEqual({ status: "requested" });
   });
 
   it("decided here: submitting until the server confirms, then approved or denied", () => {
-    expect(chatStatus(responded(true), local(true), false, true)).toEqual({
+    expect(chatStatus(responded(true), local(true), true)).toEqual({
       status: "submitting",
       outcome: { approved: true, by: "here" },
     });
-    expect(chatStatus(responded(true), local(true), true, true)).toEqual({
+    expect(chatStatus(responded(true), confirmed(true), true)).toEqual({
       status: "approved",
       outcome: { approved: true, by: "here" },
     });
     // output-denied only ever comes from the server.
     const denied = entry({ pending: false, partState: "output-denied", decided: { approved: false } });
-    expect(chatStatus(denied, local(false), false, true).status).toBe("denied");
+    expect(chatStatus(denied, local(false), true).status).toBe("denied");
     const withReason = entry({
       pending: false,
       partState: "output-error",
       decided: { approved: false, reason: "Too much" },
     });
-    expect(chatStatus(withReason, local(false, "Too much"), true, true)).toEqual({
+    expect(chatStatus(withReason, confirmed(false, "Too much"), true)).toEqual({
       status: "denied",
       outcome: { approved: false, reason: "Too much", by: "here" },
     });
   });
 
   it("a server update that undoes the local patch keeps it submitting", () => {
-    expect(chatStatus(entry(), local(true), true, true).status).toBe("submitting");
+    expect(chatStatus(entry(), confirmed(true), true).status).toBe("submitting");
   });
 
   it("the server applied a different decision first: answered elsewhere", () => {
     const denied = entry({ pending: false, partState: "output-denied", decided: { approved: false } });
-    expect(chatStatus(denied, local(true), true, true)).toEqual({
+    expect(chatStatus(denied, confirmed(true), true)).toEqual({
       status: "answered-elsewhere",
       outcome: { approved: false, by: "elsewhere" },
     });
   });
 
   it("decided without this page: answered elsewhere if seen pending, else history", () => {
-    expect(chatStatus(responded(true), undefined, false, true)).toEqual({
+    expect(chatStatus(responded(true), undefined, true)).toEqual({
       status: "answered-elsewhere",
       outcome: { approved: true, by: "elsewhere" },
     });
-    expect(chatStatus(responded(false), undefined, false, false)).toEqual({
+    expect(chatStatus(responded(false), undefined, false)).toEqual({
       status: "denied",
       outcome: { approved: false, by: "unknown" },
     });
-  });
-});
-
-describe("ChatApprovalTracker", () => {
-  it("claims once, and only frames for its own decisions confirm", () => {
-    const t = new ChatApprovalTracker();
-    let changes = 0;
-    t.subscribe(() => changes++);
-    const update = (tc: string) =>
-      JSON.stringify({
-        type: "cf_agent_message_updated",
-        message: msg("m", [
-          { ...requested(tc), state: "approval-responded", approval: { id: tc, approved: true } },
-        ]),
-      });
-    t.onFrame(update("t1"));
-    expect(t.confirmed("t1")).toBe(false);
-    expect(t.claim("chat:ap-t1", "t1", { approved: true })).toBe(true);
-    expect(t.claim("chat:ap-t1", "t1", { approved: false })).toBe(false);
-    t.onFrame(update("t2"));
-    expect(t.confirmed("t2")).toBe(false);
-    t.onFrame(update("t1"));
-    expect(t.confirmed("t1")).toBe(true);
-    expect(changes).toBe(2);
-  });
-
-  it("remembers approvals it saw pending", () => {
-    const t = new ChatApprovalTracker();
-    t.markSeen(chatApprovalEntries([msg("m", [requested("t1")])]));
-    expect(t.seenPending("ap-t1")).toBe(true);
-    expect(t.seenPending("ap-t2")).toBe(false);
   });
 });

@@ -4,8 +4,8 @@ import {
   isAlreadyDecidedError,
   readWorkflowItem,
   workflowItems,
-} from "./workflow-approvals.ts";
-import { WorkflowApprovalStore } from "./workflow-store.ts";
+  workflowStatus,
+} from "./workflow.ts";
 
 const expense = {
   id: "exp-1",
@@ -96,70 +96,51 @@ describe("workflowItems", () => {
   });
 });
 
-describe("WorkflowApprovalStore", () => {
-  const settle = () => new Promise((r) => setTimeout(r, 0));
-  const fakeAgent = (handler: (method: string, args: unknown[]) => unknown) => {
-    const calls: Array<[string, unknown[]]> = [];
-    return {
-      status: "open",
-      calls,
-      call: async (method: string, args: unknown[] = []) => {
-        calls.push([method, args]);
-        return handler(method, args);
-      },
-      addEventListener: () => {},
-      removeEventListener: () => {},
-    };
-  };
+describe("workflowStatus", () => {
+  const claim = (approved: boolean, phase: "sending" | "settled" | "elsewhere" = "sending") => ({
+    decision: { approved },
+    phase,
+  });
 
-  it("one decision per item; the state then shows it decided here", async () => {
-    const agent = fakeAgent(() => ({ ok: true }));
-    const store = new WorkflowApprovalStore(agent);
-    const pending = { pendingApprovals: [expense] };
-    expect(store.views(pending).map((v) => v.status)).toEqual(["requested"]);
-    store.committed();
-    expect(store.decide("exp-1", { approved: false, reason: "No receipt" })).toBe(true);
-    expect(store.decide("exp-1", { approved: true })).toBe(false);
-    expect(store.views(pending)[0]?.status).toBe("submitting");
-    await settle();
-    expect(agent.calls).toEqual([["reject", ["exp-1", "No receipt"]]]);
-    const after = {
-      pendingApprovals: [],
-      resolvedApprovals: [{ ...expense, status: "rejected", reason: "No receipt" }],
-    };
-    expect(store.views(after)[0]).toMatchObject({
-      status: "denied",
-      outcome: { approved: false, reason: "No receipt", by: "here" },
+  it("pending: requested, submitting while this tab's decision travels, decided once the callable answered", () => {
+    expect(workflowStatus({ pending: true, local: undefined, seenPending: true })).toEqual({
+      status: "requested",
+    });
+    expect(workflowStatus({ pending: true, local: claim(true), seenPending: true })).toEqual({
+      status: "submitting",
+      outcome: { approved: true, by: "here" },
+    });
+    expect(workflowStatus({ pending: true, local: claim(false, "settled"), seenPending: true }).status).toBe(
+      "denied",
+    );
+    expect(workflowStatus({ pending: true, local: claim(true, "elsewhere"), seenPending: true })).toEqual({
+      status: "answered-elsewhere",
     });
   });
 
-  it("resolved by someone else after this page saw it: answered elsewhere; before: history", () => {
-    const store = new WorkflowApprovalStore(fakeAgent(() => null));
-    store.views({ pendingApprovals: [expense] });
-    store.committed();
-    const after = {
-      pendingApprovals: [],
-      resolvedApprovals: [
-        { ...expense, status: "approved" },
-        { id: "exp-0", title: "Old", status: "approved" },
-      ],
-    };
-    expect(store.views(after).map((v) => [v.item.id, v.status, v.outcome?.by])).toEqual([
-      ["exp-1", "answered-elsewhere", "elsewhere"],
-      ["exp-0", "approved", "unknown"],
-    ]);
-  });
-
-  it("a 'no pending approval' error means answered elsewhere", async () => {
-    const agent = fakeAgent(() => {
-      throw new Error("No pending approval exp-1");
+  it("resolved: this tab's decision, someone else's when it differs or was seen pending, else history", () => {
+    const approved = { approved: true };
+    expect(
+      workflowStatus({ pending: false, decided: approved, local: claim(true), seenPending: true }),
+    ).toEqual({ status: "approved", outcome: { approved: true, by: "here" } });
+    expect(
+      workflowStatus({ pending: false, decided: approved, local: claim(false), seenPending: true }),
+    ).toEqual({ status: "answered-elsewhere", outcome: { approved: true, by: "elsewhere" } });
+    expect(
+      workflowStatus({ pending: false, decided: approved, local: undefined, seenPending: true }),
+    ).toEqual({
+      status: "answered-elsewhere",
+      outcome: { approved: true, by: "elsewhere" },
     });
-    const store = new WorkflowApprovalStore(agent);
-    store.views({ pendingApprovals: [expense] });
-    store.committed();
-    store.decide("exp-1", { approved: true });
-    await settle();
-    expect(store.views({ pendingApprovals: [expense] })[0]?.status).toBe("answered-elsewhere");
-    expect(store.decide("exp-1", { approved: true })).toBe(false);
+    expect(
+      workflowStatus({ pending: false, decided: approved, local: undefined, seenPending: false }),
+    ).toEqual({
+      status: "approved",
+      outcome: { approved: true, by: "unknown" },
+    });
+    // Gone from both lists after this page saw it: someone decided, nobody says what.
+    expect(workflowStatus({ pending: false, local: undefined, seenPending: true })).toEqual({
+      status: "answered-elsewhere",
+    });
   });
 });

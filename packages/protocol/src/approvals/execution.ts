@@ -3,17 +3,29 @@
  * `pendingExecutions()` answers, finding paused tool outputs in the transcript, and classifying the answer to
  * `approveExecution` / `rejectExecution` (reference §4.4, "Think durable pauses").
  */
-import { isToolUIPart, type ToolPartLike } from "@runboard/protocol";
 import type { UIMessage } from "ai";
-import {
-  type ApprovalOutcome,
-  type ApprovalStatus,
-  type DescriptorInfo,
-  findExpiry,
-  parseExpiry,
-  readDescriptor,
-} from "./approval-request.ts";
-import type { LedgerEntry } from "./decision-ledger.ts";
+import { isToolUIPart, type ToolPartLike } from "../tool-parts.ts";
+import { type DescriptorInfo, readDescriptor, type ThinkActionDescriptor } from "./descriptor.ts";
+import { findExpiry, parseExpiry } from "./expiry.ts";
+import type { ApprovalOutcome, ApprovalStatus, ClaimedDecision } from "./request.ts";
+
+/** One entry of Think's `pendingApprovals()` answer. */
+export interface ThinkPendingApproval {
+  executionId: string;
+  /** What paused: `action` (a durable-pause action) or `codemode`. */
+  source: string;
+  descriptor?: ThinkActionDescriptor;
+}
+
+/** One entry of Think's `pendingExecutions(executionId?)` answer: the authoritative arguments. */
+export interface ThinkPendingExecution {
+  executionId: string;
+  toolCallId?: string;
+  action?: string;
+  input: unknown;
+  /** Epoch ms. */
+  createdAt?: number;
+}
 
 /** A paused execution as this page knows it from a listing or the transcript. */
 export interface PausedExecution {
@@ -148,10 +160,13 @@ export interface ExecutionRecord {
   error?: string;
 }
 
-/** An execution request's status and outcome from its record and this page's claimed decision. */
+/**
+ * An execution request's status and outcome from its record and the decision this tab claimed for it (a claim
+ * the server refused as already decided reads as answered elsewhere).
+ */
 export function executionStatus(
   r: ExecutionRecord,
-  local: LedgerEntry | undefined,
+  local: ClaimedDecision | undefined,
 ): { status: ApprovalStatus; outcome?: ApprovalOutcome } {
   if (r.elsewhere) {
     const { approved, reason } = r.elsewhere;
@@ -162,6 +177,7 @@ export function executionStatus(
           outcome: { approved, ...(reason ? { reason } : {}), by: "elsewhere" },
         };
   }
+  if (local?.phase === "elsewhere") return { status: "answered-elsewhere" };
   if (local) {
     const outcome: ApprovalOutcome = { ...local.decision, by: "here" };
     if (local.phase === "settled")

@@ -1,7 +1,7 @@
 /**
  * The source-neutral approval request: what an agent asks a human, whether it came from a chat tool part, a
- * Think durable pause or a workflow approval kept in agent state. The adapters build these; the card and the
- * queue only read them and call `decide`. Pure: no React, no IO.
+ * Think durable pause or a workflow approval kept in agent state. The client's approval stores build these;
+ * a card or a queue only reads them and calls `decide`. Pure: no IO, no clock of its own.
  */
 
 /** Where a request comes from, which decides how the decision travels. */
@@ -26,6 +26,19 @@ export type ApprovalState = ApprovalStatus | "expired" | "offline";
 export interface ApprovalDecision {
   approved: boolean;
   reason?: string;
+}
+
+/**
+ * Where a decision this tab claimed is: being sent, applied by the server, lost with the connection (unknown
+ * until the server lists the request again), or refused because someone else had decided first.
+ */
+export type ClaimPhase = "sending" | "settled" | "failed" | "elsewhere";
+
+/** A decision this tab claimed for a request (the one decision it may send), and where it is. */
+export interface ClaimedDecision {
+  decision: ApprovalDecision;
+  phase: ClaimPhase;
+  error?: string;
 }
 
 /** The decision a request carries once known, and who made it. */
@@ -100,99 +113,4 @@ export function needsConfirmation(request: Pick<ApprovalRequest, "risk">, confir
   if (confirm !== undefined) return confirm;
   const risk = typeof request.risk === "string" ? request.risk.toLowerCase() : undefined;
   return risk === "high" || risk === "critical";
-}
-
-// ───────────────────────────── descriptors ─────────────────────────────
-
-/** What a Think action descriptor (or a workflow item) says about the action, normalised. */
-export interface DescriptorInfo {
-  name?: string;
-  summary?: string;
-  risk?: ApprovalRisk;
-  permissions?: string[];
-  input?: unknown;
-  expiresAt?: number;
-}
-
-const isObj = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v : undefined);
-
-/** Reads a descriptor (`{action, summary, risk, permissions, input}`); anything missing or malformed is left out. */
-export function readDescriptor(descriptor: unknown): DescriptorInfo {
-  if (!isObj(descriptor)) return {};
-  const out: DescriptorInfo = {};
-  const name = str(descriptor.action) ?? str(descriptor.toolName) ?? str(descriptor.name);
-  if (name) out.name = name;
-  const summary = str(descriptor.summary) ?? str(descriptor.description);
-  if (summary) out.summary = summary;
-  const risk = str(descriptor.risk);
-  if (risk) out.risk = risk.toLowerCase();
-  if (Array.isArray(descriptor.permissions)) {
-    const permissions = descriptor.permissions.filter((p): p is string => typeof p === "string");
-    if (permissions.length) out.permissions = permissions;
-  }
-  if ("input" in descriptor) out.input = descriptor.input;
-  const expiresAt = findExpiry(descriptor);
-  if (expiresAt !== undefined) out.expiresAt = expiresAt;
-  return out;
-}
-
-// ───────────────────────────── expiry ─────────────────────────────
-
-/** Field names an expiry travels under, in tool inputs, descriptors, metadata and workflow items. */
-export const EXPIRY_KEYS = [
-  "expiresAt",
-  "expires_at",
-  "expiry",
-  "expires",
-  "deadline",
-  "validUntil",
-  "valid_until",
-] as const;
-
-// Below this a number is seconds since the epoch (1e11 s is the year 5138; 1e11 ms is 1973).
-const SECONDS_LIMIT = 1e11;
-
-/** An expiry as epoch ms: epoch ms, epoch seconds, a numeric string, an ISO date string or a Date. */
-export function parseExpiry(value: unknown): number | undefined {
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.getTime();
-  if (typeof value === "number") {
-    if (!Number.isFinite(value) || value <= 0) return undefined;
-    return value < SECONDS_LIMIT ? value * 1000 : value;
-  }
-  if (typeof value === "string" && value.trim() !== "") {
-    if (/^\d+(\.\d+)?$/.test(value.trim())) return parseExpiry(Number(value));
-    const t = Date.parse(value);
-    return Number.isNaN(t) ? undefined : t;
-  }
-  return undefined;
-}
-
-/** The first parseable expiry among the sources' expiry fields (a source that is not an object is skipped). */
-export function findExpiry(...sources: unknown[]): number | undefined {
-  for (const source of sources) {
-    if (!isObj(source)) continue;
-    for (const key of EXPIRY_KEYS) {
-      const t = parseExpiry(source[key]);
-      if (t !== undefined) return t;
-    }
-  }
-  return undefined;
-}
-
-// ───────────────────────────── text ─────────────────────────────
-
-/**
- * Arguments as text for a `<pre>`: indented JSON; strings as they are. Never throws (cycles, BigInt), and never
- * produces markup: the caller renders it as text.
- */
-export function formatArguments(args: unknown): string {
-  if (args === undefined) return "";
-  if (typeof args === "string") return args;
-  try {
-    return JSON.stringify(args, (_k, v) => (typeof v === "bigint" ? v.toString() : v), 2) ?? String(args);
-  } catch {
-    return String(args);
-  }
 }

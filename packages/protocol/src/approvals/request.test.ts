@@ -1,16 +1,8 @@
 import { describe, expect, it } from "vitest";
-import {
-  type ApprovalRequest,
-  approvalState,
-  canApprove,
-  canDeny,
-  findExpiry,
-  formatArguments,
-  needsConfirmation,
-  parseExpiry,
-  readDescriptor,
-} from "./approval-request.ts";
-import { DecisionLedger } from "./decision-ledger.ts";
+import { readDescriptor } from "./descriptor.ts";
+import { findExpiry, parseExpiry } from "./expiry.ts";
+import { type ApprovalRequest, approvalState, canApprove, canDeny, needsConfirmation } from "./request.ts";
+import { approvalStatusText, formatArguments } from "./text.ts";
 
 const request = (over: Partial<ApprovalRequest> = {}): ApprovalRequest => ({
   id: "chat:a1",
@@ -127,16 +119,18 @@ describe("formatArguments", () => {
   });
 });
 
-describe("DecisionLedger", () => {
-  it("gives one claim per id until released", () => {
-    const l = new DecisionLedger();
-    expect(l.claim("x", { approved: true })).toBe(true);
-    expect(l.claim("x", { approved: true })).toBe(false);
-    expect(l.claim("x", { approved: false })).toBe(false);
-    expect(l.get("x")).toEqual({ decision: { approved: true }, phase: "sending" });
-    l.mark("x", "failed", "Connection closed");
-    expect(l.get("x")).toMatchObject({ phase: "failed", error: "Connection closed" });
-    l.release("x");
-    expect(l.claim("x", { approved: false, reason: "no" })).toBe(true);
+describe("approvalStatusText", () => {
+  it("says nothing while requested, and what was decided, with the reason, once decided", () => {
+    expect(approvalStatusText("requested", {})).toBe("");
+    expect(approvalStatusText("submitting", { outcome: { approved: false, by: "here" } })).toBe("Denying…");
+    expect(approvalStatusText("submitting", { outcome: { approved: true, by: "here" } })).toBe("Approving…");
+    expect(approvalStatusText("denied", { outcome: { approved: false, reason: "No", by: "here" } })).toBe(
+      "Denied: No.",
+    );
+    expect(approvalStatusText("answered-elsewhere", { outcome: { approved: true, by: "elsewhere" } })).toBe(
+      "Answered elsewhere: approved.",
+    );
+    expect(approvalStatusText("answered-elsewhere", {})).toBe("Answered elsewhere.");
+    expect(approvalStatusText("expired", {})).toBe("This request has expired.");
   });
 });

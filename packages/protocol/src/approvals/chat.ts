@@ -3,23 +3,13 @@
  * parts are approvals, what each part says was decided, which server frames confirm a decision, and the status
  * a request has given what this page sent. Reference §4.4.
  */
-import {
-  getToolName,
-  isToolUIPart,
-  parseChunkBody,
-  parseServerFrame,
-  type ToolPartLike,
-} from "@runboard/protocol";
 import type { UIMessage } from "ai";
-import {
-  type ApprovalDecision,
-  type ApprovalOutcome,
-  type ApprovalStatus,
-  type DescriptorInfo,
-  findExpiry,
-  readDescriptor,
-} from "./approval-request.ts";
-import { DecisionLedger, type LedgerEntry } from "./decision-ledger.ts";
+import type { ChatResponseFrame, ServerFrame } from "../frames.ts";
+import { type ChunkResult, parseChunkBody } from "../parse.ts";
+import { getToolName, isToolUIPart, selectPendingInteractions, type ToolPartLike } from "../tool-parts.ts";
+import { type DescriptorInfo, readDescriptor } from "./descriptor.ts";
+import { findExpiry } from "./expiry.ts";
+import type { ApprovalDecision, ApprovalOutcome, ApprovalStatus, ClaimedDecision } from "./request.ts";
 
 /** A tool part that asks (or asked) for approval, with what the transcript says about it. */
 export interface ChatApprovalEntry {
@@ -31,7 +21,7 @@ export interface ChatApprovalEntry {
   /** Think's action descriptor on the request, normalised (empty for plain `needsApproval` tools). */
   descriptor: DescriptorInfo;
   expiresAt?: number;
-  /** The part is still `approval-requested`. */
+  /** The part is still waiting for a decision (`approval-requested`). */
   pending: boolean;
   /** The part's state, e.g. `approval-responded`, `output-denied`. */
   partState: string;
@@ -46,8 +36,11 @@ type ApprovalPart = ToolPartLike & {
   metadata?: unknown;
 };
 
-/** The decision a settled approval part shows. Deny-with-reason is an `output-error` whose text is the reason. */
-function decidedBy(part: ApprovalPart): ApprovalDecision | undefined {
+/**
+ * The decision a tool part shows as settled, or undefined while it is still undecided (streaming, waiting for
+ * its input or for a human). Deny-with-reason is an `output-error` whose text is the reason.
+ */
+export function approvalDecisionOf(part: ToolPartLike): ApprovalDecision | undefined {
   const approved = part.approval?.approved;
   switch (part.state) {
     case "approval-responded":
@@ -71,10 +64,14 @@ function decidedBy(part: ApprovalPart): ApprovalDecision | undefined {
 /**
  * Every approval tool part in the transcript, oldest first: pending ones (parallel tool calls give several per
  * message) and decided ones, so a card can show the outcome. Parts without an approval id cannot be answered
- * (the wire is keyed by it) and are left out.
+ * (the wire is keyed by it) and are left out. Which parts wait is `selectPendingInteractions`'s rule, the same
+ * one the chat uses.
  */
 export function chatApprovalEntries(messages: readonly UIMessage[]): ChatApprovalEntry[] {
+  const waiting = new Set<ToolPartLike>();
+  for (const i of selectPendingInteractions(messages)) if (i.kind === "approval") waiting.add(i.part);
   const out: ChatApprovalEntry[] = [];
+  const ids = new Set<string>();
   for (const m of messages) {
     for (const p of m.parts) {
       if (!isToolUIPart(p)) continue;
@@ -83,10 +80,11 @@ export function chatApprovalEntries(messages: readonly UIMessage[]): ChatApprova
       if (typeof approvalId !== "string" || approvalId === "") continue;
       // One request per approval id, the first (as `decide` finds it): a repeated id in a malformed transcript
       // gave two requests with one id, i.e. duplicate React keys in `ApprovalQueue.List` (found by the fuzz test).
-      if (out.some((e) => e.approvalId === approvalId)) continue;
-      const pending = part.state === "approval-requested";
-      const decided = pending ? undefined : decidedBy(part);
+      if (ids.has(approvalId)) continue;
+      const pending = waiting.has(part);
+      const decided = pending ? undefined : approvalDecisionOf(part);
       if (!pending && !decided) continue;
+      ids.add(approvalId);
       const descriptor = readDescriptor(part.approval?.descriptor ?? part.approvalDescriptor);
       const expiresAt =
         descriptor.expiresAt ??
@@ -108,33 +106,31 @@ export function chatApprovalEntries(messages: readonly UIMessage[]): ChatApprova
   return out;
 }
 
-const UNDECIDED = new Set(["input-streaming", "input-available", "approval-requested"]);
-
 /**
- * Tool call ids a server frame shows past `approval-requested`: the server's word that a decision was applied
- * (`cf_agent_message_updated`, a transcript snapshot, or the continuation's tool output). Anything else,
- * including malformed frames, gives none.
+ * Tool call ids a server frame shows settled: the server's word that a decision was applied
+ * (`cf_agent_message_updated`, a transcript snapshot, or the continuation's tool output). Any other frame gives
+ * none. `readBody` parses a chat response's chunk (the client passes its memoized reader).
  */
-export function settledToolCallIds(data: unknown): string[] {
-  const parsed = parseServerFrame(data);
-  if (parsed.kind !== "frame") return [];
-  const f = parsed.frame;
+export function settledToolCallIds(
+  frame: ServerFrame,
+  readBody: (frame: ChatResponseFrame) => ChunkResult = (f) => parseChunkBody(f.body),
+): string[] {
   const fromMessages = (messages: readonly UIMessage[]) => {
     const ids: string[] = [];
     for (const m of messages)
       for (const p of m.parts ?? [])
-        if (isToolUIPart(p) && !UNDECIDED.has((p as ToolPartLike).state ?? ""))
+        if (isToolUIPart(p) && approvalDecisionOf(p as ToolPartLike))
           ids.push((p as ToolPartLike).toolCallId);
     return ids;
   };
-  switch (f.type) {
+  switch (frame.type) {
     case "cf_agent_message_updated":
-      return fromMessages([f.message]);
+      return fromMessages([frame.message]);
     case "cf_agent_chat_messages":
-      return fromMessages(f.messages);
+      return fromMessages(frame.messages);
     case "cf_agent_use_chat_response": {
-      if (f.error) return [];
-      const c = parseChunkBody(f.body);
+      if (frame.error) return [];
+      const c = readBody(frame);
       if (c.kind !== "chunk") return [];
       const chunk = c.chunk as { type: string; toolCallId?: unknown };
       return /^tool-output-(available|error|denied)$/.test(chunk.type) && typeof chunk.toolCallId === "string"
@@ -146,12 +142,14 @@ export function settledToolCallIds(data: unknown): string[] {
   }
 }
 
-/** A chat request's status and outcome, from the part, this page's claimed decision and what it has observed. */
+/**
+ * A chat request's status and outcome, from the part, the decision this tab claimed for it and whether this
+ * page saw it pending before it was decided. A claim is confirmed once its phase is `settled`: the server has
+ * shown the tool call settled since the decision was sent (or there is no connection to tell).
+ */
 export function chatStatus(
   entry: ChatApprovalEntry,
-  local: LedgerEntry | undefined,
-  /** The server has shown this tool call settled since the decision was sent (or there is no way to know). */
-  confirmed: boolean,
+  local: ClaimedDecision | undefined,
   /** This page saw the part pending before it was decided. */
   seenPending: boolean,
 ): { status: ApprovalStatus; outcome?: ApprovalOutcome } {
@@ -160,7 +158,9 @@ export function chatStatus(
     // `output-denied` and `output-available` only ever come from the server; the local patch is neither.
     const serverSaid =
       !entry.pending &&
-      (confirmed || entry.partState === "output-denied" || entry.partState === "output-available");
+      (local.phase === "settled" ||
+        entry.partState === "output-denied" ||
+        entry.partState === "output-available");
     if (!serverSaid || !entry.decided) return { status: "submitting", outcome: mine };
     if (entry.decided.approved !== local.decision.approved)
       return { status: "answered-elsewhere", outcome: { ...entry.decided, by: "elsewhere" } };
@@ -172,64 +172,4 @@ export function chatStatus(
     status: entry.decided.approved ? "approved" : "denied",
     outcome: { ...entry.decided, by: "unknown" },
   };
-}
-
-/**
- * What one `useChatApprovals` remembers between renders: its decisions (the exactly-once guard), which of them
- * the server has confirmed, and which approvals it saw pending. No IO; frames are handed to `onFrame`.
- */
-export class ChatApprovalTracker {
-  readonly ledger = new DecisionLedger();
-  private readonly sent = new Set<string>();
-  private readonly confirmedIds = new Set<string>();
-  private readonly seen = new Set<string>();
-  private readonly listeners = new Set<() => void>();
-  private version = 0;
-
-  subscribe = (fn: () => void): (() => void) => {
-    this.listeners.add(fn);
-    return () => this.listeners.delete(fn);
-  };
-
-  getVersion = (): number => this.version;
-
-  private changed() {
-    this.version++;
-    for (const fn of [...this.listeners]) fn();
-  }
-
-  /** Takes the one decision for a request; false when it already has one. */
-  claim(requestId: string, toolCallId: string, decision: ApprovalDecision): boolean {
-    if (!this.ledger.claim(requestId, decision)) return false;
-    this.sent.add(toolCallId);
-    this.changed();
-    return true;
-  }
-
-  /** A server frame: confirms decisions it shows applied. */
-  onFrame(data: unknown): void {
-    if (this.sent.size === 0) return;
-    let hit = false;
-    for (const id of settledToolCallIds(data))
-      if (this.sent.has(id) && !this.confirmedIds.has(id)) {
-        this.confirmedIds.add(id);
-        hit = true;
-      }
-    if (hit) this.changed();
-  }
-
-  /** The server has shown this tool call settled since this page decided it. */
-  confirmed(toolCallId: string): boolean {
-    return this.confirmedIds.has(toolCallId);
-  }
-
-  /** Remembers the approvals a render showed pending. */
-  markSeen(entries: readonly ChatApprovalEntry[]): void {
-    for (const e of entries) if (e.pending) this.seen.add(e.approvalId);
-  }
-
-  /** This page showed the approval pending before. */
-  seenPending(approvalId: string): boolean {
-    return this.seen.has(approvalId);
-  }
 }
