@@ -1,10 +1,5 @@
-import {
-  LiveView,
-  type LiveViewMode,
-  type LiveViewRootProps,
-  type LiveViewSession,
-  parseLiveViewSession,
-} from "@runboard/react";
+import { type LiveViewMode, type LiveViewSession, parseLiveViewSession } from "@runboard/protocol";
+import { LiveView, type LiveViewRootProps } from "@runboard/react";
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { type ReactNode, useCallback, useEffect, useState } from "react";
 import { expect, userEvent, waitFor, within } from "storybook/test";
@@ -230,7 +225,7 @@ export const Live: Story = {
       "Sign in · Example Shop",
       "Your orders · Example Shop",
     ]);
-    await waitFor(() => expect(root).toHaveAttribute("data-state", "live"), T);
+    await waitFor(() => expect(root).toHaveAttribute("data-status", "live"), T);
     await expect(root).toHaveAttribute("data-control", "agent");
     await expect(within(root).getByRole("status")).toHaveTextContent("Agent is browsing");
     const frame = activeFrame(root);
@@ -353,7 +348,7 @@ export const Expired: Story = {
   render: () => <ExpiredStage />,
   play: async ({ canvasElement }) => {
     const root = await view(canvasElement);
-    await waitFor(() => expect(root).toHaveAttribute("data-state", "expired"), T);
+    await waitFor(() => expect(root).toHaveAttribute("data-status", "expired"), T);
     await expect(within(root).getByRole("status")).toHaveTextContent("Session expired.");
     await expect(within(root).getByRole("link", { name: "Open in new tab" })).toBeVisible();
   },
@@ -364,8 +359,8 @@ export const Failed: Story = {
   render: () => <FailedStage />,
   play: async ({ canvasElement }) => {
     const root = await view(canvasElement);
-    await expect(root).toHaveAttribute("data-state", "loading");
-    await waitFor(() => expect(root).toHaveAttribute("data-state", "failed"), T);
+    await expect(root).toHaveAttribute("data-status", "loading");
+    await waitFor(() => expect(root).toHaveAttribute("data-status", "failed"), T);
     await expect(within(root).getByRole("status")).toHaveTextContent(
       "The live view did not load. Open it in a new tab.",
     );
@@ -408,12 +403,12 @@ export const Refused: Story = {
   render: () => <View session={REFUSED} />,
   play: async ({ canvasElement }) => {
     const root = await view(canvasElement);
-    await expect(root).toHaveAttribute("data-state", "refused");
+    await expect(root).toHaveAttribute("data-status", "refused");
     const reasons: string[] = [];
     for (const tab of within(root).getAllByRole("tab")) {
       await userEvent.click(tab);
       const panel = within(root).getByRole("tabpanel");
-      await expect(panel).toHaveAttribute("data-state", "refused");
+      await expect(panel).toHaveAttribute("data-status", "refused");
       reasons.push(panel.textContent ?? "");
     }
     await expect(reasons).toEqual([
@@ -432,9 +427,9 @@ export const RefreshError: Story = {
   render: () => <RefreshErrorStage />,
   play: async ({ canvasElement }) => {
     const root = await view(canvasElement);
-    await waitFor(() => expect(root).toHaveAttribute("data-state", "error"), T);
+    await waitFor(() => expect(root).toHaveAttribute("data-status", "error"), T);
     const error = within(root).getByText(/^Refreshing the live view failed/);
-    await expect(error).toHaveAttribute("data-state", "error");
+    await expect(error).toHaveAttribute("data-status", "error");
     await waitFor(() => expect(Number(error.getAttribute("data-attempts"))).toBeGreaterThan(1), T);
     await expect(within(root).getByRole("status")).toHaveTextContent(
       "Could not refresh the live view. Retrying…",
@@ -509,7 +504,7 @@ export const AllStates: Story = {
     const cells = await within(canvasElement).findAllByRole("listitem", {}, T);
     await waitFor(
       () =>
-        expect(cells.map((c) => c.querySelector("section")?.getAttribute("data-state"))).toEqual(
+        expect(cells.map((c) => c.querySelector("section")?.getAttribute("data-status"))).toEqual(
           cells.map((c) => c.getAttribute("data-expect")),
         ),
       T,

@@ -136,7 +136,7 @@ describe("helpers, failures, the Live View and stopping (mock only)", () => {
       // Watch-only while the agent drives; embedded sandboxed and without a referrer.
       expect(await frame.getAttribute("sandbox")).not.toContain("allow-top-navigation");
       expect(await frame.getAttribute("referrerpolicy")).toBe("no-referrer");
-      await expect.poll(() => view.getAttribute("data-state")).toBe("live");
+      await expect.poll(() => view.getAttribute("data-status")).toBe("live");
       await shot(page, "24-browse-watching");
       await view.getByRole("button", { name: "Take over" }).click();
       await expect.poll(() => view.getAttribute("data-control")).toBe("human");

@@ -6,12 +6,12 @@ import type { AgentToolRuns } from "@runboard/client";
 import {
   getRunsForToolCall,
   isToolUIPart,
+  parseLiveViewSession,
   type AgentToolRun as Run,
   type ToolPartLike,
 } from "@runboard/protocol";
 import {
   AgentEvent,
-  parseLiveViewSession,
   type UseAgentChatResult,
   type UseAgentToolEventsResult,
 } from "@runboard/react";

@@ -3,8 +3,8 @@
  * milestones, a background run, an approval with an expiry, a Live View session, server-injected messages).
  * Everything is derived from the props, so the server and the browser build the very same objects.
  */
-import type { AgentToolRun, ApprovalDecision, ApprovalRequest } from "@runboard/protocol";
-import type { AgentEventMessage, LiveViewSession } from "@runboard/react";
+import type { AgentToolRun, ApprovalDecision, ApprovalRequest, LiveViewSession } from "@runboard/protocol";
+import type { AgentEventMessage } from "@runboard/react";
 import type { PageProps } from "./props.ts";
 
 /** A child run still working: progress at 60 %, two milestones reached. */

@@ -3,8 +3,8 @@
  * changes; sighted users see nothing unless `visible` is set. Parts wrap it (`RunTray.Announcer`,
  * `MilestoneTimeline.Announcer`, …) and only decide what to say and when.
  */
-import type { ReactElement } from "react";
-import { type PrimitiveProps, renderPart } from "./primitive.tsx";
+import type { ReactElement, ReactNode } from "react";
+import { type DataAttributes, type PrimitiveProps, renderPart } from "./primitive.tsx";
 import { VISUALLY_HIDDEN } from "./visually-hidden.ts";
 
 /** Props every announcer part accepts. */
@@ -14,7 +14,10 @@ export interface AnnouncerProps extends Omit<PrimitiveProps<"div">, "children"> 
 }
 
 /** Renders the region (`role="status"`, `aria-live="polite"`, `aria-atomic`) holding `message`. */
-export function renderAnnouncer(message: string, { visible, style, ...props }: AnnouncerProps): ReactElement {
+export function renderAnnouncer(
+  message: ReactNode,
+  { visible, style, ...props }: AnnouncerProps & DataAttributes,
+): ReactElement {
   return renderPart("div", {
     role: "status",
     "aria-live": "polite",

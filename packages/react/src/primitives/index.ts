@@ -3,6 +3,7 @@ export * from "./action-button.tsx";
 export * from "./announcer.tsx";
 export * from "./compose-event-handlers.ts";
 export * from "./dev-warning.ts";
+export * from "./merge-refs.ts";
 export * from "./part-context.ts";
 export * from "./primitive.tsx";
 export * from "./roving-focus.ts";

@@ -141,7 +141,7 @@ describe("hydrating server HTML in a browser with another locale, time zone and 
     // Past the load timeout: a load nobody heard would now read as a failure.
     await new Promise((resolve) => setTimeout(resolve, 1200));
     const root = container.querySelector("section") as HTMLElement;
-    expect(root.getAttribute("data-state")).toBe("live");
+    expect(root.getAttribute("data-status")).toBe("live");
     expect(container.querySelector('[role="status"]')?.textContent).toBe("Agent is browsing");
   });
 

@@ -10,6 +10,7 @@ import {
   type AgentToolRunsState,
   type ApprovalRequest,
   getRunsForToolCall,
+  type LiveViewSession,
   type Part,
   type AgentToolRun as RunData,
 } from "@runboard/protocol";
@@ -24,7 +25,7 @@ import {
   useExecutionApprovals,
   useWorkflowApprovals,
 } from "../../src/approval/index.ts";
-import { LiveView, type LiveViewRootProps, type LiveViewSession } from "../../src/live-view/index.ts";
+import { LiveView, type LiveViewRootProps } from "../../src/live-view/index.ts";
 import { MilestoneTimeline } from "../../src/milestone-timeline/index.ts";
 import { Progress } from "../../src/progress/index.ts";
 import { RunTray, type RunTrayRootProps } from "../../src/run-tray/index.ts";
