@@ -10,10 +10,10 @@ import {
   encodeRpcRequest,
   encodeSetState,
   type McpServersState,
-  parseServerFrame,
   type RpcResponseFrame,
 } from "@runboard/protocol";
 import { WebSocket as ReconnectingWebSocket } from "partysocket";
+import { readFrame } from "./frame-source.ts";
 
 export type ConnectionStatus = "connecting" | "open" | "closed";
 
@@ -501,7 +501,8 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
   }
 
   private onMessage(event: MessageEvent) {
-    const parsed = parseServerFrame(event.data);
+    // The stores listening to this connection are handed this same event object, so they read this parse.
+    const parsed = readFrame(event);
     if (parsed.kind === "error") this.options.onError?.(new Error(parsed.reason));
     if (parsed.kind === "frame") {
       const f = parsed.frame;

@@ -16,8 +16,6 @@ import {
   getToolName,
   isToolUIPart,
   MessageList,
-  parseChunkBody,
-  parseServerFrame,
   type ResumeCommand,
   ResumeMachine,
   type ServerFrame,
@@ -35,6 +33,7 @@ import {
   detectToolsRequiringConfirmation,
   extractClientToolSchemas,
 } from "./client-tools.ts";
+import { readChunk, readFrame } from "./frame-source.ts";
 import { coalesce, type Notifier } from "./notify.ts";
 
 /** Anything with a WebSocket-like surface: an `AgentClient`, the official `useAgent` result, a test double. */
@@ -530,7 +529,8 @@ export class ChatSession<M extends UIMessage = UIMessage> {
 
   private receive(e: ChatEvent) {
     if (this.disposed || typeof e.data !== "string") return;
-    const parsed = parseServerFrame(e.data);
+    // Parsed once per event, whoever asks first (the connection, this store, the run store).
+    const parsed = readFrame(e);
     if (parsed.kind === "error") {
       // Only chat frames are ours to report; the connection reports the rest. (Matching the `cf_agent_` prefix
       // also took identity, state, MCP and session frames, so an app with one error handler heard those twice.)
@@ -603,7 +603,7 @@ export class ChatSession<M extends UIMessage = UIMessage> {
       return this.changed.flush();
     }
     if (f.body) {
-      const parsed = parseChunkBody(f.body);
+      const parsed = readChunk(f);
       const violation =
         (this.options.dataPartSchemas || this.options.messageMetadataSchema) && parsed.kind === "chunk"
           ? schemaViolation(parsed.chunk, this.options)
