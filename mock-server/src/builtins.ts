@@ -3,28 +3,22 @@
  * (the human-in-the-loop docs' `approve` / `reject` over `state.pendingApprovals`), cancelling a child run,
  * and — Think only — the durable-execution callables (reference §3.10).
  */
+import type {
+  ThinkPendingApproval,
+  ThinkPendingExecution,
+  WorkflowApprovalItem,
+  WorkflowApprovalState,
+} from "@runboard/protocol";
 import type { CallableHost } from "./instance-host.ts";
 import type { CallableSpec } from "./script.ts";
 import { text } from "./script.ts";
 
-interface WorkflowApproval {
-  id: string;
-  status?: string;
-  [k: string]: unknown;
-}
-
-interface WorkflowState {
-  pendingApprovals?: WorkflowApproval[];
-  resolvedApprovals?: WorkflowApproval[];
-  [k: string]: unknown;
-}
-
 function resolveWorkflow(inst: CallableHost, id: unknown, change: Record<string, unknown>) {
-  const state = (inst.state ?? {}) as WorkflowState;
+  const state = (inst.state ?? {}) as WorkflowApprovalState;
   const pending = state.pendingApprovals ?? [];
   const item = pending.find((a) => a.id === id);
   if (!item) throw new Error(`No pending approval ${String(id)}`);
-  const resolved = { ...item, ...change, resolvedAt: Date.now() };
+  const resolved: WorkflowApprovalItem = { ...item, ...change, resolvedAt: Date.now() };
   inst.setState({
     ...state,
     pendingApprovals: pending.filter((a) => a !== item),
@@ -55,19 +49,23 @@ const common: Record<string, (inst: CallableHost) => Fn> = {
 
 const think: Record<string, (inst: CallableHost) => Fn> = {
   pendingApprovals: (inst) => (_api, executionId) =>
-    inst.executions.pending(executionId).map((e) => ({
-      executionId: e.executionId,
-      source: "action",
-      descriptor: { ...e.step.descriptor, toolCallId: e.toolCallId, input: e.input },
-    })),
+    inst.executions.pending(executionId).map(
+      (e): ThinkPendingApproval => ({
+        executionId: e.executionId,
+        source: "action",
+        descriptor: { ...e.step.descriptor, toolCallId: e.toolCallId, input: e.input },
+      }),
+    ),
   pendingExecutions: (inst) => (_api, executionId) =>
-    inst.executions.pending(executionId).map((e) => ({
-      executionId: e.executionId,
-      toolCallId: e.toolCallId,
-      action: e.step.descriptor.action,
-      input: e.input,
-      createdAt: e.createdAt,
-    })),
+    inst.executions.pending(executionId).map(
+      (e): ThinkPendingExecution => ({
+        executionId: e.executionId,
+        toolCallId: e.toolCallId,
+        action: e.step.descriptor.action,
+        input: e.input,
+        createdAt: e.createdAt,
+      }),
+    ),
   approveExecution: (inst) => (_api, executionId) => settle(inst, executionId, "completed"),
   rejectExecution: (inst) => (_api, executionId, reason) =>
     settle(inst, executionId, "rejected", typeof reason === "string" ? reason : undefined),

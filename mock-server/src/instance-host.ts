@@ -2,11 +2,10 @@
  * The narrow views of an agent instance its helpers are given, so none of them imports the instance itself:
  * the hub's services, what built-in callables may do, and what child runs need from their parent and child.
  */
-import type { MessageList, ServerFrame } from "@runboard/protocol";
+import type { LiveViewMode, LiveViewSession, MessageList, ServerFrame } from "@runboard/protocol";
 import type { MockConnection } from "./connection.ts";
 import type { DurableExecutions } from "./executions.ts";
 import type { HostFlavour } from "./host-flavour.ts";
-import type { LiveViewSession } from "./live-view.ts";
 import type { ChildStep, Step } from "./script.ts";
 import type { PlayResult } from "./turn-host.ts";
 import type { ProgrammaticTurnOptions } from "./turn-queue.ts";
@@ -21,7 +20,7 @@ export interface InstanceServices {
   /** Sleeps `ms` scaled by the server's delay scale; resolves early when the signal aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /** Mints a Live View session on this server. */
-  liveView(mode: "tab" | "devtools"): LiveViewSession;
+  liveView(mode: LiveViewMode): LiveViewSession;
 }
 
 /** Queues a server-started turn; resolves when its stream has ended. */
@@ -36,7 +35,7 @@ export interface CallableHost {
   readonly state: unknown;
   /** Server-side setState: persisted, then broadcast to every socket. */
   setState(state: unknown): void;
-  liveView(mode: "tab" | "devtools"): LiveViewSession;
+  liveView(mode: LiveViewMode): LiveViewSession;
   /** `cancelAgentTool`: false when there is no such run or it already ended. */
   cancelRun(runId: string, reason?: string): boolean;
   readonly executions: DurableExecutions;

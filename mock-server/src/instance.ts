@@ -6,7 +6,7 @@
  * cites what the real server was seen to do (`reference/real-server.md`, the recorded transcripts) or the
  * reference section it follows.
  */
-import type { ClientFrame, ServerFrame } from "@runboard/protocol";
+import type { ClientFrame, LiveViewMode, LiveViewSession, ServerFrame } from "@runboard/protocol";
 import { kebabAgentName, MessageList, messageShape } from "@runboard/protocol";
 import type { UIMessage } from "ai";
 import { answerRpc, type RpcHost } from "./callables.ts";
@@ -15,7 +15,6 @@ import { Continuations } from "./continuation.ts";
 import { DurableExecutions } from "./executions.ts";
 import { type HostFlavour, hostFlavour } from "./host-flavour.ts";
 import type { ChildHost, InstanceServices, RunHost } from "./instance-host.ts";
-import type { LiveViewSession } from "./live-view.ts";
 import { ResumeHandshake } from "./resume.ts";
 import { RunRegistry } from "./runs.ts";
 import {
@@ -304,7 +303,7 @@ export class AgentInstance implements RpcHost, RunHost, ChildHost {
   }
 
   /** Mints a Live View session on this server. */
-  liveView(mode: "tab" | "devtools"): LiveViewSession {
+  liveView(mode: LiveViewMode): LiveViewSession {
     return this.svc.liveView(mode);
   }
 

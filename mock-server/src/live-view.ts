@@ -4,27 +4,15 @@
  * like an expired Browser Run session. Pages are static HTML written here; nothing from a client or a tool is
  * ever interpolated into them except escaped values.
  */
+import type { LiveViewMode, LiveViewSession, LiveViewTarget } from "@runboard/protocol";
 
-export interface LiveViewTarget {
-  targetId: string;
-  /** The Live View page to embed (this server). */
-  url: string;
-  /** The address the remote tab is showing. */
-  pageUrl: string;
-  title: string;
-  type: "page";
-}
-
-export interface LiveViewSession {
-  sessionId: string;
-  targets: LiveViewTarget[];
-  expiresInMs: number;
-}
+// The wire shapes are declared once, in the protocol package; re-exported here as they always were.
+export type { LiveViewSession, LiveViewTarget } from "@runboard/protocol";
 
 interface Minted {
   expiresAt: number;
   target: Omit<LiveViewTarget, "url" | "targetId">;
-  mode: "tab" | "devtools";
+  mode: LiveViewMode;
 }
 
 const TABS: Array<Minted["target"]> = [
@@ -55,7 +43,7 @@ export class LiveViews {
   ) {}
 
   /** A new session with one target per pretend tab; URLs are new on every call. */
-  mint(baseUrl: string, mode: "tab" | "devtools"): LiveViewSession {
+  mint(baseUrl: string, mode: LiveViewMode): LiveViewSession {
     this.sweep();
     const expiresAt = this.now() + this.ttlMs;
     const targets = TABS.map((t, i) => {

@@ -4,7 +4,7 @@
  * human or a client tool, child runs, faults. Steps after a gate play in the continuation stream once the
  * gate is answered, exactly where the real server would continue.
  */
-import type { AgentToolDisplay, AgentToolInterruptReason } from "@runboard/protocol";
+import type { AgentToolDisplay, AgentToolInterruptReason, ThinkActionDescriptor } from "@runboard/protocol";
 import type { UIMessage } from "ai";
 
 /** What a step can read when it is played. */
@@ -24,17 +24,11 @@ export interface TurnContext {
 /** A value, or a function of the turn so far. */
 export type Dynamic<T> = T | ((ctx: TurnContext) => T);
 
-/** Approval descriptor that Think actions attach to their approval requests (and durable pauses). */
-export interface ActionDescriptor {
-  requestId?: string;
-  toolCallId?: string;
-  action: string;
-  summary: string;
-  input?: unknown;
-  permissions?: string[];
-  risk?: "low" | "medium" | "high";
-  kind?: string;
-}
+/**
+ * Approval descriptor that Think actions attach to their approval requests (and durable pauses): the wire
+ * shape declared once in the protocol package.
+ */
+export type ActionDescriptor = ThinkActionDescriptor;
 
 /** How a child run ends. */
 export type RunOutcome =

@@ -2,6 +2,7 @@
  * The contract between a playing turn and its agent instance: what a script can reach (`TurnTools`), the
  * per-turn view the player gets (`TurnHost`), the gates a turn stops at, and how a turn ends.
  */
+import type { LiveViewMode, LiveViewSession, ThinkActionDescriptor } from "@runboard/protocol";
 import type { MockConnection } from "./connection.ts";
 import type { ChildRunSpec, Step, TurnContext } from "./script.ts";
 
@@ -20,9 +21,9 @@ export interface TurnTools {
   /** Think durable pause: records the execution and returns its id. */
   pause(step: Extract<Step, { kind: "pause" }>, toolCallId: string, input: unknown): string;
   /** Puts an action descriptor on a tool part of the persisted transcript. */
-  describe(toolCallId: string, descriptor: unknown): void;
+  describe(toolCallId: string, descriptor: ThinkActionDescriptor): void;
   /** Mints a Live View session. */
-  liveView(mode: "tab" | "devtools"): unknown;
+  liveView(mode: LiveViewMode): LiveViewSession;
   /** Server-side setState. */
   setState(update: (state: unknown) => unknown): void;
   /** Drops a socket without a close handshake. */

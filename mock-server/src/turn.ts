@@ -3,6 +3,7 @@
  * `start-step` opens when the model produces something, a server tool's output closes the step, and a gate
  * (approval, client tool) ends the turn with `finishReason: "tool-calls"`.
  */
+import type { ThinkActionDescriptor } from "@runboard/protocol";
 import * as ids from "./ids.ts";
 import {
   type ChildRunSpec,
@@ -258,7 +259,7 @@ export class Player {
             action,
             message: s.message ?? `${s.descriptor.summary} is waiting for approval.`,
           };
-          const approvalDescriptor = {
+          const approvalDescriptor: ThinkActionDescriptor = {
             requestId: executionId,
             ...s.descriptor,
             action,
