@@ -378,7 +378,7 @@ export const ErrorState: Story = {
   play: async ({ canvasElement }) => {
     const group = await findRun(canvasElement, "Verifier");
     const c = within(group);
-    await waitFor(() => expect(group).toHaveAttribute("data-state", "error"), { timeout: 8000 });
+    await waitFor(() => expect(group).toHaveAttribute("data-status", "error"), { timeout: 8000 });
     expect(c.getByRole("status")).toHaveTextContent("Failed");
     expect(c.getByText("Verifier crashed: upstream timeout")).toBeVisible();
     await userEvent.click(c.getByRole("button", { name: "Retry" }));
@@ -391,7 +391,7 @@ export const Aborted: Story = {
   play: async ({ canvasElement }) => {
     const group = await findRun(canvasElement, "Crawler");
     const c = within(group);
-    await waitFor(() => expect(group).toHaveAttribute("data-state", "aborted"), { timeout: 8000 });
+    await waitFor(() => expect(group).toHaveAttribute("data-status", "aborted"), { timeout: 8000 });
     expect(c.getByRole("status")).toHaveTextContent("Cancelled");
     expect(c.getByText("Cancelled by the user")).toBeVisible();
     expect(c.getByRole("button", { name: "Retry" })).toBeDisabled();
@@ -405,7 +405,7 @@ export const InterruptedStillRunning: Story = {
   play: async ({ canvasElement }) => {
     const group = await findRun(canvasElement, "Crawler");
     const c = within(group);
-    await waitFor(() => expect(group).toHaveAttribute("data-state", "interrupted"), { timeout: 8000 });
+    await waitFor(() => expect(group).toHaveAttribute("data-status", "interrupted"), { timeout: 8000 });
     expect(c.getByText("The run stopped reporting progress.")).toBeVisible();
     expect(c.getByText(/still working/)).toBeVisible();
     expect(c.getByRole("button", { name: "Retry" })).toBeDisabled();
@@ -417,7 +417,7 @@ export const InterruptedStillRunning: Story = {
     await waitFor(
       () =>
         expect(within(canvasElement).getByRole("group", { name: "Crawler" })).toHaveAttribute(
-          "data-state",
+          "data-status",
           "interrupted",
         ),
       { timeout: 8000 },
@@ -431,7 +431,7 @@ export const InterruptedStopped: Story = {
   play: async ({ canvasElement }) => {
     const group = await findRun(canvasElement, "Crawler");
     const c = within(group);
-    await waitFor(() => expect(group).toHaveAttribute("data-state", "interrupted"), { timeout: 8000 });
+    await waitFor(() => expect(group).toHaveAttribute("data-status", "interrupted"), { timeout: 8000 });
     expect(c.getByText("The run took longer than its time window.")).toBeVisible();
     expect(c.getByText(/agent stopped/)).toBeVisible();
     expect(c.getByRole("button", { name: "Reconnect" })).toBeDisabled();
@@ -446,7 +446,7 @@ export const LongResultTruncated: Story = {
   play: async ({ canvasElement }) => {
     const group = await findRun(canvasElement, "Reporter");
     const c = within(group);
-    await waitFor(() => expect(group).toHaveAttribute("data-state", "completed"), { timeout: 8000 });
+    await waitFor(() => expect(group).toHaveAttribute("data-status", "completed"), { timeout: 8000 });
     await userEvent.click(c.getByRole("button", { name: /Details/ }));
     const toggle = c.getByRole("button", { name: "Show all" });
     expect(toggle).toHaveAttribute("aria-expanded", "false");
@@ -463,7 +463,7 @@ export const DrillIn: Story = {
   args: { word: "complete" },
   play: async ({ canvasElement }) => {
     const group = await findRun(canvasElement, "Researcher");
-    await waitFor(() => expect(group).toHaveAttribute("data-state", "completed"), { timeout: 8000 });
+    await waitFor(() => expect(group).toHaveAttribute("data-status", "completed"), { timeout: 8000 });
     await userEvent.click(within(group).getByRole("button", { name: "Open agent chat" }));
     const panel = within(canvasElement).getByRole("region", { name: "Chat of Researcher" });
     await waitFor(() => expect(within(panel).getByText(/Looking for sources\. Found two\./)).toBeVisible(), {
@@ -555,7 +555,7 @@ export const AllStates: Story = {
     const c = within(canvasElement);
     await waitFor(
       () => {
-        const states = c.getAllByRole("group").map((g) => g.getAttribute("data-state"));
+        const states = c.getAllByRole("group").map((g) => g.getAttribute("data-status"));
         expect(states).toEqual([
           "running",
           "completed",

@@ -133,6 +133,7 @@ function StyledTray(props: TrayLookProps) {
         {() => (
           <RunTray.Item className="rb-tray-item">
             <div className="rb-tray-head">
+              <RunTray.Icon />
               <RunTray.Title className="rb-tray-title" />
               <RunTray.Status className="rb-tray-status" />
               <RunTray.Elapsed className="rb-tray-elapsed" />

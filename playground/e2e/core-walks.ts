@@ -94,7 +94,7 @@ export function coreWalks(pg: () => Playground) {
       const run = page.getByRole("group", { name: /research/i }).first();
       await run.waitFor(wait());
       await shot(page, "06-research-running", target);
-      await page.locator('.run-card[data-state="completed"]').waitFor(wait());
+      await page.locator('.run-card[data-status="completed"]').waitFor(wait());
       await expect.poll(() => page.locator(".timeline li").count(), wait()).toBeGreaterThan(0);
       await expect.poll(() => page.locator(".timeline").textContent()).toContain("sources-gathered");
       // The last progress report stays readable after the run completes.

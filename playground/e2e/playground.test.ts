@@ -94,7 +94,7 @@ describe("helpers, failures, the Live View and stopping (mock only)", () => {
     await expect.poll(() => page.locator(".run-card").count(), { timeout: 15_000 }).toBe(3);
     await shot(page, "20-fanout-running");
     await expect
-      .poll(() => page.locator('.run-card[data-state="completed"]').count(), { timeout: 30_000 })
+      .poll(() => page.locator('.run-card[data-status="completed"]').count(), { timeout: 30_000 })
       .toBe(3);
     await expect.poll(() => lastAnswer(page).textContent(), { timeout: 15_000 }).toContain("All three");
     await shot(page, "21-fanout-done");
@@ -111,8 +111,8 @@ describe("helpers, failures, the Live View and stopping (mock only)", () => {
       await page
         .locator('[data-tool="fetchInvoice"][data-state="output-error"]')
         .waitFor({ timeout: 15_000 });
-      await page.locator('.run-card[data-state="error"]').waitFor({ timeout: 15_000 });
-      await page.locator('.run-card[data-state="interrupted"]').waitFor({ timeout: 15_000 });
+      await page.locator('.run-card[data-status="error"]').waitFor({ timeout: 15_000 });
+      await page.locator('.run-card[data-status="interrupted"]').waitFor({ timeout: 15_000 });
       await expect.poll(() => page.locator(".run-card").first().textContent()).toContain("upstream timeout");
       await shot(page, "22-fail");
       expect(errors).toEqual([]);

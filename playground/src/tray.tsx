@@ -40,7 +40,7 @@ export function Tray({
         {() => (
           <RunTray.Item className="tray-item">
             <div className="tray-head">
-              <RunTray.Title className="run-title" /> <RunTray.Status className="badge" />{" "}
+              <RunTray.Icon /> <RunTray.Title className="run-title" /> <RunTray.Status className="badge" />{" "}
               <RunTray.Elapsed className="muted" />
             </div>
             <RunTray.Progress className="progress">

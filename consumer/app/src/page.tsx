@@ -207,6 +207,7 @@ function Tray({
       <RunTray.List>
         {() => (
           <RunTray.Item>
+            <RunTray.Icon />
             <RunTray.Title /> <RunTray.Status /> <RunTray.Elapsed />
             <RunTray.Progress>
               <Progress.Indicator />

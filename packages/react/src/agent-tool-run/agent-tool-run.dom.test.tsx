@@ -2,6 +2,8 @@
  * AgentToolRun against the scripted mock server (real sockets, real stores), and against run snapshots for
  * the transitions a live run passes too quickly to catch.
  */
+
+import { AgentToolRuns } from "@runboard/client";
 import {
   createMockAgentServer,
   delay,
@@ -215,7 +217,7 @@ describe("AgentToolRun with the mock agent", () => {
     expect(attr(within(group).getByRole("time"), "datetime")).toEqual(expect.stringMatching(/^PT/));
 
     await until(() => expect(textOf(within(group).getByRole("status"))).toMatch("Completed"));
-    expect(attr(group, "data-state")).toEqual("completed");
+    expect(attr(group, "data-status")).toEqual("completed");
     await until(() => expect(attr(trigger, "aria-expanded")).toEqual("false"));
     expect(isVisible(content)).toBe(false);
 
@@ -231,7 +233,7 @@ describe("AgentToolRun with the mock agent", () => {
     await until(() => expect(textOf(screen.getByTestId("conn"))).toMatch("open"));
     await act(() => box.send?.("long"));
     const group = await screen.findByRole("group", { name: "Writer" }, { timeout: 5000 });
-    await until(() => expect(attr(group, "data-state")).toEqual("completed"));
+    await until(() => expect(attr(group, "data-status")).toEqual("completed"));
     await user.click(within(group).getByRole("button", { name: "Details" }));
     const toggle = within(group).getByRole("button", { name: "Show all" });
     expect(attr(toggle, "aria-expanded")).toEqual("false");
@@ -254,8 +256,8 @@ describe("AgentToolRun with the mock agent", () => {
     await act(() => box.send?.("fail"));
     const crawler = await screen.findByRole("group", { name: "Crawler" }, { timeout: 5000 });
     const verifier = screen.getByRole("group", { name: "Verifier" });
-    await until(() => expect(attr(crawler, "data-state")).toEqual("interrupted"));
-    await until(() => expect(attr(verifier, "data-state")).toEqual("error"));
+    await until(() => expect(attr(crawler, "data-status")).toEqual("interrupted"));
+    await until(() => expect(attr(verifier, "data-status")).toEqual("error"));
 
     // Errors stay open: the user has to see them.
     expect(isVisible(within(verifier).getByText("Verifier crashed: upstream timeout"))).toBe(true);
@@ -275,7 +277,7 @@ describe("AgentToolRun with the mock agent", () => {
       expect(box.statuses?.slice(seen)).toEqual([expect.stringMatching(/closed|connecting/), "open"]),
     );
     await until(() =>
-      expect(attr(screen.getByRole("group", { name: "Crawler" }), "data-state")).toEqual("interrupted"),
+      expect(attr(screen.getByRole("group", { name: "Crawler" }), "data-status")).toEqual("interrupted"),
     );
   });
 
@@ -286,7 +288,7 @@ describe("AgentToolRun with the mock agent", () => {
     await until(() => expect(textOf(screen.getByTestId("conn"))).toMatch("open"));
     await act(() => box.send?.("research about durable objects"));
     const group = await screen.findByRole("group", { name: "Researcher" }, { timeout: 5000 });
-    await until(() => expect(attr(group, "data-state")).toEqual("completed"));
+    await until(() => expect(attr(group, "data-status")).toEqual("completed"));
     await user.click(within(group).getByRole("button", { name: "Open agent chat" }));
     const panel = screen.getByRole("region", { name: "Agent chat" });
     await until(() => expect(within(panel).getByText(/Researching now\./)).toBeTruthy());
@@ -382,5 +384,113 @@ describe("AgentToolRun open state", () => {
       "<AgentToolRun.Status> must be rendered inside <AgentToolRun.Root>",
     );
     spy.mockRestore();
+  });
+});
+
+/** A run card with the parts a tray item has too, and Cancel. */
+function Card({ run, call }: { run: RunData; call?: (m: string, a?: unknown[]) => Promise<unknown> }) {
+  return (
+    <AgentToolRun.Root run={run} {...(call ? { agent: { call } } : {})}>
+      <AgentToolRun.Icon />
+      <AgentToolRun.Title /> <AgentToolRun.Status />
+      <AgentToolRun.Progress />
+      <AgentToolRun.Phase /> <AgentToolRun.Message />
+      <AgentToolRun.Milestones />
+      <AgentToolRun.Cancel />
+    </AgentToolRun.Root>
+  );
+}
+
+/** Run r1 of `store`, with its elapsed time. */
+function StoreElapsed({ store }: { store: AgentToolRuns }) {
+  return (
+    <AgentToolRun.Root runs={store} runId="r1">
+      <AgentToolRun.Elapsed />
+    </AgentToolRun.Root>
+  );
+}
+
+describe("AgentToolRun run parts and cancel", () => {
+  const research = snap({
+    runId: "c1",
+    display: { name: "Research", icon: "🔎" },
+    progress: { fraction: 0.5, phase: "reading", message: "Reading 2 sources", at: 1 },
+    milestones: [
+      { name: "draft", sequence: 1, at: 2 },
+      { name: "sources-gathered", sequence: 0, at: 1 },
+    ],
+  });
+
+  it("shows the run parts the tray shows: progress, phase, message and milestone chips", () => {
+    render(<Card run={research} call={async () => true} />);
+    const group = screen.getByRole("group", { name: "Research" });
+    const bar = within(group).getByRole("progressbar", { name: "Research progress" });
+    expect(attr(bar, "aria-valuetext")).toBe("reading: Reading 2 sources, 50%");
+    const chips = within(group).getByRole("list", { name: "Research milestones" });
+    expect(
+      within(chips)
+        .getAllByRole("listitem")
+        .map((li) => [li.textContent, attr(li, "data-current")]),
+    ).toEqual([
+      ["sources-gathered", null],
+      ["draft", ""],
+    ]);
+  });
+
+  it("Cancel sends cancelAgentTool once, reads Cancelling… until the run ends; disabled without an agent", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const user = userEvent.setup();
+    const call = vi.fn(async (_m: string, _a?: unknown[]) => true);
+    const { rerender } = render(<Card run={research} call={call} />);
+    const group = screen.getByRole("group", { name: "Research" });
+    const cancel = within(group).getByRole("button", { name: "Cancel Research" });
+    await user.click(cancel);
+    await user.click(cancel);
+    expect(call).toHaveBeenCalledTimes(1);
+    expect(call).toHaveBeenCalledWith("cancelAgentTool", ["c1", "Cancelled by the user"]);
+    expect(textOf(within(group).getByRole("status"))).toBe("Cancelling…");
+    expect([attr(group, "data-cancelling"), attr(group, "data-status")]).toEqual(["", "running"]);
+    expect(isDisabled(cancel)).toBe(true);
+    rerender(<Card run={{ ...research, status: "aborted" }} call={call} />);
+    expect(textOf(within(group).getByRole("status"))).toBe("Cancelled");
+    expect(attr(group, "data-cancelling")).toBeNull();
+
+    cleanup();
+    render(<Card run={snap({ runId: "c2" })} />);
+    expect(isDisabled(screen.getByRole("button", { name: "Cancel Researcher" }))).toBe(true);
+    expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([
+      expect.stringContaining("AgentToolRun.Cancel has nothing to call"),
+    ]);
+    warn.mockRestore();
+  });
+
+  it("with the store, a run's start survives the card re-mounting; another connection's store did not see it", () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "Date"] });
+    try {
+      const connection = () => {
+        const agent = new EventTarget();
+        const store = new AgentToolRuns({ agent, storage: null, throttleMs: 0 });
+        const event = { kind: "started", runId: "r1", agentType: "Researcher", order: 0 };
+        agent.dispatchEvent(
+          new MessageEvent("message", {
+            data: JSON.stringify({ type: "agent-tool-event", sequence: 0, event }),
+          }),
+        );
+        return store;
+      };
+      const one = connection();
+      const first = render(<StoreElapsed store={one} />);
+      act(() => vi.advanceTimersByTime(5000));
+      expect(textOf(screen.getByRole("time"))).toBe("0:05");
+      first.unmount();
+      const again = render(<StoreElapsed store={one} />);
+      expect(textOf(screen.getByRole("time"))).toBe("0:05");
+      again.unmount();
+      render(<StoreElapsed store={connection()} />);
+      expect(textOf(screen.getByRole("time"))).toBe("0:00");
+      one.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

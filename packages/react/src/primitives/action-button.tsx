@@ -18,6 +18,11 @@ export interface ActionButtonState {
   label: ReactNode;
   /** Extra attributes (`aria-label`, `data-*`); the user's props still win. */
   attributes?: Record<string, unknown> & DataAttributes;
+  /**
+   * Render nothing at all instead of a disabled button, for actions that make no sense in the state at hand
+   * (Dismiss while a run still runs, Open without anything to open).
+   */
+  absent?: boolean;
 }
 
 /**
@@ -27,9 +32,11 @@ export interface ActionButtonState {
 export function createActionButton<P extends ActionButtonProps = ActionButtonProps>(
   displayName: string,
   useState: (props: P) => ActionButtonState,
-): ((props: P) => ReactElement) & { displayName: string } {
-  const Part = (props: P): ReactElement => {
-    const { action, label, attributes } = useState(props);
+): ((props: P) => ReactElement | null) & { displayName: string } {
+  // biome-ignore lint/correctness/noComponentHookFactories: each part is made once, at module load, never during a render.
+  const Part = (props: P): ReactElement | null => {
+    const { action, label, attributes, absent } = useState(props);
+    if (absent) return null;
     const { onClick, children, ...rest } = props as ActionButtonProps;
     return renderPart("button", {
       type: "button",

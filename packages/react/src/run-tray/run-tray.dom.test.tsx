@@ -134,7 +134,9 @@ describe("RunTray structure", () => {
     expect([research.dataset.status, research.dataset.runId]).toEqual(["running", "a"]);
     const r = within(research);
     expect(statusOf(research)).toBe("Running");
-    expect(r.getByText("Research").textContent).toBe("🔎Research");
+    // The icon sits before the title, hidden from the accessible name.
+    const title = r.getByText("Research");
+    expect(title.previousElementSibling?.textContent).toBe("🔎");
     expect(r.getByText("🔎").getAttribute("aria-hidden")).toBe("true");
     expect(r.getByText("reading")).toBeTruthy();
     expect(r.getByText("Reading 2 sources")).toBeTruthy();
@@ -190,6 +192,24 @@ describe("RunTray structure", () => {
     expect([error.tagName, error.dataset.status, error.children.length]).toEqual(["P", "error", 0]);
     expect(statusOf(item("Research"))).toBe("Failed");
     expect(within(item("Other")).queryByText("stale")).toBeNull();
+  });
+
+  it("List takes nodes as the entry for every run, each in its run's scope", () => {
+    render(
+      <RunTray.Root runs={[run("a"), run("b", { display: { name: "Other" } })]} defaultOpen>
+        <RunTray.List>
+          <RunTray.Item className="entry">
+            <RunTray.Title />
+          </RunTray.Item>
+        </RunTray.List>
+      </RunTray.Root>,
+    );
+    const list = screen.getByRole("list");
+    expect(list.dataset.count).toBe("2");
+    expect(screen.getAllByRole("listitem").map((li) => [li.className, li.textContent])).toEqual([
+      ["entry", "Research"],
+      ["entry", "Other"],
+    ]);
   });
 
   it("controlled open: the parent decides", async () => {

@@ -285,6 +285,7 @@ function BackgroundRuns({ agent, runs }: { agent: AgentClient; runs: UseAgentToo
       <RunTray.List forceMount>
         {() => (
           <RunTray.Item>
+            <RunTray.Icon />
             <RunTray.Title /> <RunTray.Status /> <RunTray.Elapsed />
             <RunTray.Progress>
               <Progress.Indicator />

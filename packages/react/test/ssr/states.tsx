@@ -163,12 +163,21 @@ function FullRun(
 ) {
   const { elapsed, ...root } = props;
   return (
-    <AgentToolRun.Root onRetry={() => {}} onReconnect={() => {}} onDrillIn={() => {}} {...root}>
+    <AgentToolRun.Root
+      onRetry={() => {}}
+      onReconnect={() => {}}
+      onDrillIn={() => {}}
+      onCancel={() => new Promise(() => {})}
+      {...root}
+    >
       <AgentToolRun.Header>
         <AgentToolRun.Icon /> <AgentToolRun.Title /> <AgentToolRun.AgentType /> <AgentToolRun.Status />{" "}
         <AgentToolRun.Elapsed {...elapsed} />
         <AgentToolRun.Trigger>Details</AgentToolRun.Trigger>
       </AgentToolRun.Header>
+      <AgentToolRun.Progress />
+      <AgentToolRun.Phase /> <AgentToolRun.Message />
+      <AgentToolRun.Milestones />
       <AgentToolRun.Content>
         <AgentToolRun.Input />
         <AgentToolRun.Transcript>{renderChatPart}</AgentToolRun.Transcript>
@@ -177,7 +186,7 @@ function FullRun(
         <AgentToolRun.Error />
         <AgentToolRun.Interrupted />
       </AgentToolRun.Content>
-      <AgentToolRun.Retry /> <AgentToolRun.Reconnect /> <AgentToolRun.DrillIn />
+      <AgentToolRun.Cancel /> <AgentToolRun.Retry /> <AgentToolRun.Reconnect /> <AgentToolRun.DrillIn />
     </AgentToolRun.Root>
   );
 }
@@ -193,6 +202,7 @@ function FullTray(props: Partial<RunTrayRootProps>) {
       <RunTray.List>
         {() => (
           <RunTray.Item>
+            <RunTray.Icon />
             <RunTray.Title /> <RunTray.Status /> <RunTray.Elapsed />
             <RunTray.Progress />
             <RunTray.Phase /> <RunTray.Message />

@@ -1,0 +1,219 @@
+/**
+ * `AgentToolRun.Root`: holds one child run, its disclosure state and its actions, and provides the run
+ * scope the shared run parts read. The run's times and its cancel come from the store's `RunActions` when
+ * the root has the store (`runs`), so they survive the card re-mounting; else from the root's own.
+ */
+import type { AgentToolRuns, CallableAgent, RunActionHandlers, RunActions } from "@runboard/client";
+import {
+  type AgentToolRun as AgentToolRunData,
+  type AgentToolRunStatus,
+  type AgentToolRunsState,
+  type RunTimes,
+  runTitle,
+  trayStatus,
+} from "@runboard/protocol";
+import { useCallback, useContext, useEffect, useId, useRef } from "react";
+import {
+  createPartContext,
+  dataFlag,
+  type PrimitiveProps,
+  renderPart,
+  useControllableState,
+  useHydrated,
+  usePartContext,
+  warnOnce,
+} from "../primitives/index.ts";
+import { useAgentToolRun } from "../use-agent-tool-events.ts";
+import { RunScopeContext, type RunScopeValue, useCancelling, useRunActions } from "./run-scope.ts";
+
+/** A callback the app supplies for a run action. */
+export type RunAction = (run: AgentToolRunData) => void;
+
+/** How the run's actions reach the agent; the same props on `AgentToolRun.Root` and `RunTray.Root`. */
+export interface RunActionProps {
+  /** Cancels a run, e.g. through your own callable. Wins over `agent`. */
+  onCancel?: (run: AgentToolRunData) => Promise<unknown> | unknown;
+  /** The agent connection (`useAgent()`): Cancel calls `agent.call(cancelMethod, [runId, cancelReason])`. */
+  agent?: CallableAgent;
+  /** The callable that cancels a run. Default `cancelAgentTool`. */
+  cancelMethod?: string;
+  /** The reason sent with a cancel. Default "Cancelled by the user". */
+  cancelReason?: string;
+  /** A cancel failed (the run goes back to running). */
+  onError?: (error: unknown, run: AgentToolRunData) => void;
+}
+
+/** What the AgentToolRun parts share beyond the run scope. */
+export interface RunContextValue {
+  run: AgentToolRunData;
+  open: boolean;
+  toggle: () => void;
+  contentId: string;
+  depth: number;
+  actions: RunActions;
+  handlers: RunActionHandlers;
+  onDrillIn: RunAction | undefined;
+}
+
+/** The context of `AgentToolRun.Root`. */
+export const RunContext = createPartContext<RunContextValue>("AgentToolRun.Root");
+
+const UNKNOWN_TIMES: RunTimes = Object.freeze({ startedAt: null, endedAt: null });
+
+const NO_STORE = {
+  subscribe: () => () => {},
+  getSnapshot: (): AgentToolRunsState => ({ runsById: {}, runsByToolCallId: {}, unboundRuns: [] }),
+} as unknown as AgentToolRuns;
+
+/** Props of `AgentToolRun.Root`. */
+// `onError` is a failed cancel here, not the DOM's resource error event (a div has none of its own).
+export interface AgentToolRunRootProps extends Omit<PrimitiveProps<"div">, "onError">, RunActionProps {
+  /** The run to show. Or pass `runs` and `runId` to re-render only when that run changes. */
+  run?: AgentToolRunData;
+  /**
+   * The store of `useAgentToolEvents().store`: with `runId`, the run to show; in any case the run's times and
+   * cancel (through the store's agent) are the store's, shared by every view of the run.
+   */
+  runs?: AgentToolRuns;
+  /** Which run of `runs` to show. */
+  runId?: string;
+  /** Controlled open state of the content. */
+  open?: boolean;
+  /** Initial open state when uncontrolled. Default: open while the run is running. */
+  defaultOpen?: boolean;
+  /** Called when the content opens or closes, by the user or by the run completing. */
+  onOpenChange?: (open: boolean) => void;
+  /** Runs the work again (re-send the turn, call a tool). Enables `AgentToolRun.Retry`. */
+  onRetry?: RunAction;
+  /** Re-attaches to a child that is still running (e.g. `agent.reconnect()`). Enables `AgentToolRun.Reconnect`. */
+  onReconnect?: RunAction;
+  /** Opens the child's own chat (see `useChildChat`). Enables `AgentToolRun.DrillIn`. */
+  onDrillIn?: RunAction;
+}
+
+/**
+ * The run's container (`role="group"`, named by the run's title). Renders nothing until the run exists.
+ * `data-status` (the run's status), `data-state` `open | closed`, `data-cancelling`, `data-depth`,
+ * `data-run-id`, `data-agent-type`. Open while running; closes once when the run completes, unless the user
+ * toggled it first. Runs that end any other way stay as they are, so an error is not hidden.
+ */
+export function Root({
+  run: runProp,
+  runs,
+  runId,
+  open: openProp,
+  defaultOpen,
+  onOpenChange,
+  onRetry,
+  onReconnect,
+  onDrillIn,
+  onCancel,
+  agent,
+  cancelMethod,
+  cancelReason,
+  onError,
+  ...props
+}: AgentToolRunRootProps) {
+  const fromStore = useAgentToolRun(runs ?? NO_STORE, runId ?? "");
+  if (runProp === undefined && (runs === undefined || runId === undefined))
+    warnOnce(
+      "AgentToolRun.Root:run",
+      "AgentToolRun.Root needs a run: pass `run`, or `runs` (useAgentToolEvents().store) and `runId`.",
+    );
+  const run = runProp ?? fromStore;
+  const parent = useContext(RunContext.Context);
+  // A nested run without a store of its own uses its parent's actions: one record of what was seen.
+  const actions = useRunActions(runs ?? (parent ? { actions: parent.actions } : undefined));
+  const cancelling = useCancelling(actions, run?.runId ?? "");
+  const status: AgentToolRunStatus | undefined = run?.status;
+  const [open, setOpen] = useControllableState({
+    prop: openProp,
+    defaultProp: defaultOpen ?? status === "running",
+    onChange: onOpenChange,
+    part: "AgentToolRun.Root",
+  });
+  const userToggled = useRef(false);
+  const lastStatus = useRef(status);
+  useEffect(() => {
+    const prev = lastStatus.current;
+    lastStatus.current = status;
+    if (userToggled.current || prev === status) return;
+    if (status === "running") setOpen(true);
+    else if (prev === "running" && status === "completed") setOpen(false);
+  }, [status, setOpen]);
+  // A run that ended is no longer cancelling (a store settles its own; a root's own actions need this).
+  useEffect(() => {
+    if (run) actions.settle([run]);
+  }, [run, actions]);
+  const toggle = useCallback(() => {
+    userToggled.current = true;
+    setOpen((o) => !o);
+  }, [setOpen]);
+  const id = useId();
+  // What this client saw of the run is the browser's to show: on a server the clock would be the server's,
+  // shared by every request, and the HTML could not be hydrated.
+  const hydrated = useHydrated();
+  if (!run) return null;
+  const handlers: RunActionHandlers = {
+    onCancel,
+    agent,
+    cancelMethod,
+    cancelReason,
+    onError,
+    onRetry,
+    onReconnect,
+  };
+  const times = hydrated ? actions.timesOf(run) : UNKNOWN_TIMES;
+  const isCancelling = cancelling && run.status === "running";
+  const scope: RunScopeValue = {
+    run,
+    status: trayStatus(run.status, isCancelling),
+    cancelling: isCancelling,
+    stalled: false,
+    startedAt: times.startedAt,
+    endedAt: times.endedAt,
+    lastSignalAt: null,
+    titleId: `${id}-title`,
+    cancel: actions.canCancel(run, handlers) ? () => actions.cancel(run, handlers) : null,
+    canSendCancel: actions.canSendCancel(handlers),
+    liveStatus: true,
+  };
+  const value: RunContextValue = {
+    run,
+    open,
+    toggle,
+    contentId: `${id}-content`,
+    depth: parent ? parent.depth + 1 : 0,
+    actions,
+    handlers,
+    onDrillIn,
+  };
+  return (
+    <RunContext.Context.Provider value={value}>
+      <RunScopeContext.Provider value={scope}>
+        {renderPart("div", {
+          role: "group",
+          "aria-label": runTitle(run),
+          "data-status": run.status,
+          "data-state": open ? "open" : "closed",
+          "data-cancelling": dataFlag(isCancelling),
+          "data-depth": value.depth,
+          "data-run-id": run.runId,
+          "data-agent-type": run.agentType,
+          ...props,
+        })}
+      </RunScopeContext.Provider>
+    </RunContext.Context.Provider>
+  );
+}
+Root.displayName = "AgentToolRun.Root";
+
+/** The run `AgentToolRun.Root` shows; for parts of your own. Throws outside a root. */
+export function useAgentToolRunContext(part = "useAgentToolRunContext"): {
+  run: AgentToolRunData;
+  open: boolean;
+  depth: number;
+} {
+  const { run, open, depth } = usePartContext(RunContext, part);
+  return { run, open, depth };
+}

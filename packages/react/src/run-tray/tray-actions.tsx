@@ -1,0 +1,89 @@
+/**
+ * What a person can do to a run in the tray — cancel it, open its chat, dismiss it once finished — as hooks
+ * for parts of your own and as buttons, plus the stall notice.
+ */
+import { type AgentToolRun, canDismiss, runTitle, stalledLabel } from "@runboard/protocol";
+import { useContext } from "react";
+import { RunScopeContext, useRunScope } from "../agent-tool-run/run-scope.ts";
+import {
+  type ActionButtonProps,
+  createActionButton,
+  type PrimitiveProps,
+  renderPart,
+  usePartContext,
+} from "../primitives/index.ts";
+import { TrayContext } from "./tray-root.tsx";
+
+/** Props of `RunTray.DrillIn` and `RunTray.Dismiss`. */
+export type RunTrayActionProps = ActionButtonProps;
+/** Props of `RunTray.Stalled`. */
+export type RunTrayStalledProps = PrimitiveProps<"span">;
+
+/**
+ * Cancel for `run` (default: the current item's run), or null when it cannot be sent: the run is not
+ * running, its cancel is already on its way, or the root has neither `onCancel` nor `agent`. Sends one
+ * call however often it is invoked; the run reads `cancelling` until its terminal frame, or goes back to
+ * running and `onError` hears about it if the call fails.
+ */
+export function useRunTrayCancel(run?: AgentToolRun): (() => void) | null {
+  const { actions, handlers } = usePartContext(TrayContext, "useRunTrayCancel");
+  const scope = useContext(RunScopeContext);
+  const target = run ?? scope?.run;
+  if (!target || !actions.canCancel(target, handlers)) return null;
+  return () => actions.cancel(target, handlers);
+}
+
+/** Dismiss for `run` (default: the current item's run), or null while it is running. */
+export function useRunTrayDismiss(run?: AgentToolRun): (() => void) | null {
+  const { dismiss } = usePartContext(TrayContext, "useRunTrayDismiss");
+  const scope = useContext(RunScopeContext);
+  const target = run ?? scope?.run;
+  if (!target || !canDismiss(target)) return null;
+  return () => dismiss(target);
+}
+
+/** Open the run's chat, when the root has `onDrillIn`; else null. */
+export function useRunTrayDrillIn(run?: AgentToolRun): (() => void) | null {
+  const { onDrillIn } = usePartContext(TrayContext, "useRunTrayDrillIn");
+  const scope = useContext(RunScopeContext);
+  const target = run ?? scope?.run;
+  if (!target || !onDrillIn) return null;
+  return () => onDrillIn(target);
+}
+
+/** Opens the run's own chat (`onDrillIn`), named "Open <name>"; nothing when the root has no `onDrillIn`. */
+export const DrillIn = createActionButton<RunTrayActionProps>("RunTray.DrillIn", () => {
+  const { run } = useRunScope("RunTray.DrillIn", "RunTray.List");
+  const action = useRunTrayDrillIn();
+  return { action, absent: !action, label: "Open", attributes: { "aria-label": `Open ${runTitle(run)}` } };
+});
+
+/**
+ * Hides a finished run from the list, named "Dismiss <name>"; nothing while the run is running. Focus moves
+ * to the trigger, since the button it was on is gone.
+ */
+export const Dismiss = createActionButton<RunTrayActionProps>("RunTray.Dismiss", () => {
+  const { run } = useRunScope("RunTray.Dismiss", "RunTray.List");
+  const { triggerRef } = usePartContext(TrayContext, "RunTray.Dismiss");
+  const dismiss = useRunTrayDismiss();
+  return {
+    action:
+      dismiss &&
+      (() => {
+        dismiss();
+        triggerRef.current?.focus();
+      }),
+    absent: !dismiss,
+    label: "Dismiss",
+    attributes: { "aria-label": `Dismiss ${runTitle(run)}` },
+  };
+});
+
+/** Shown only while the run is stalled (running, no frame for `stallAfterMs`). Default "No update for 30 seconds". */
+export function Stalled(props: RunTrayStalledProps) {
+  const { stalled } = useRunScope("RunTray.Stalled", "RunTray.List");
+  const { stallAfterMs } = usePartContext(TrayContext, "RunTray.Stalled");
+  if (!stalled) return null;
+  return renderPart("span", { "data-stalled": "", children: stalledLabel(stallAfterMs), ...props });
+}
+Stalled.displayName = "RunTray.Stalled";

@@ -1,0 +1,186 @@
+/**
+ * `RunTray.Root`: the tray's state — which runs it lists, open or closed, which finished runs were
+ * dismissed — and the run actions its items call. The tray keeps its own `RunActions` (its runs need not
+ * come from a store): what it saw of each run, and which cancels are on their way.
+ */
+import { type RunActionHandlers, RunActions, type RunActionsSnapshot } from "@runboard/client";
+import { type AgentToolRun, activeCount, visibleRuns, withDismissed } from "@runboard/protocol";
+import {
+  type RefObject,
+  useCallback,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from "react";
+import type { RunActionProps } from "../agent-tool-run/root.tsx";
+import {
+  createPartContext,
+  dataFlag,
+  type PrimitiveProps,
+  renderPart,
+  useControllableState,
+  usePartContext,
+  warnOnce,
+} from "../primitives/index.ts";
+
+/** A callback the app supplies for a run action. */
+export type RunTrayAction = (run: AgentToolRun) => void;
+
+/** The part of an agent connection (`useAgent()`) the tray needs to cancel a run. */
+export interface RunTrayAgent {
+  call(method: string, args?: unknown[]): Promise<unknown>;
+}
+
+/** What the tray's parts share. */
+export interface TrayContextValue {
+  runs: readonly AgentToolRun[];
+  visible: readonly AgentToolRun[];
+  open: boolean;
+  toggle: () => void;
+  listId: string;
+  stallAfterMs: number;
+  actions: RunActions;
+  handlers: RunActionHandlers;
+  /** The actions' snapshot, so parts re-render when a cancel starts or ends. */
+  cancels: RunActionsSnapshot;
+  dismiss: RunTrayAction;
+  onDrillIn: RunTrayAction | undefined;
+  triggerRef: RefObject<HTMLElement | null>;
+}
+
+/** The context of `RunTray.Root`. */
+export const TrayContext = createPartContext<TrayContextValue>("RunTray.Root");
+
+const NO_RUNS: readonly AgentToolRun[] = Object.freeze([]);
+const NO_IDS: readonly string[] = Object.freeze([]);
+
+/** Props of `RunTray.Root`. */
+// `onError` is the cancel failure here, not the DOM's resource error event (a section has none of its own).
+export interface RunTrayRootProps extends Omit<PrimitiveProps<"section">, "onError">, RunActionProps {
+  /** The runs to list: `useAgentToolEvents().unboundRuns` for background runs, or any runs. */
+  runs: readonly AgentToolRun[];
+  /** Controlled: the list is shown. */
+  open?: boolean;
+  /** Initial `open` when uncontrolled. Default false. */
+  defaultOpen?: boolean;
+  /** Called when the list is shown or hidden. */
+  onOpenChange?: (open: boolean) => void;
+  /** Controlled: ids of finished runs the user dismissed. */
+  dismissed?: readonly string[];
+  /** Initial `dismissed` when uncontrolled. Default none. */
+  defaultDismissed?: readonly string[];
+  /** Called with the new list of dismissed ids. */
+  onDismissedChange?: (dismissed: readonly string[]) => void;
+  /** A running run with no new frame for this long shows as stalled. Default 30000; 0 turns it off. */
+  stallAfterMs?: number;
+  /** Opens a run's own chat (see `useChildChat`). Enables `RunTray.DrillIn`. */
+  onDrillIn?: RunTrayAction;
+}
+
+/**
+ * The tray (`<section>`, named "Background runs" unless you name it). `data-state` `open | closed`,
+ * `data-count` (runs listed), `data-active` (runs running), `data-empty` when none is listed. Closing the
+ * tray or unmounting it never cancels anything: runs go on in the background.
+ */
+export function Root({
+  runs: runsProp,
+  open: openProp,
+  defaultOpen = false,
+  onOpenChange,
+  dismissed: dismissedProp,
+  defaultDismissed = NO_IDS,
+  onDismissedChange,
+  stallAfterMs = 30_000,
+  onCancel,
+  agent,
+  cancelMethod,
+  cancelReason,
+  onError,
+  onDrillIn,
+  ...props
+}: RunTrayRootProps) {
+  if (runsProp === undefined)
+    warnOnce("RunTray.Root:runs", "RunTray.Root needs runs: pass useAgentToolEvents().unboundRuns.");
+  const runs = runsProp ?? NO_RUNS;
+  const [open, setOpen] = useControllableState({
+    prop: openProp,
+    defaultProp: defaultOpen,
+    onChange: onOpenChange,
+    part: "RunTray.Root (open)",
+  });
+  const [dismissed, setDismissed] = useControllableState<readonly string[]>({
+    prop: dismissedProp,
+    defaultProp: defaultDismissed,
+    onChange: onDismissedChange,
+    part: "RunTray.Root (dismissed)",
+  });
+  const [actions] = useState(() => new RunActions());
+  // Every listed run is seen as it changes, open or closed: a run first looked at when the tray opens still
+  // has the right start and last signal. (The protocol carries no timestamps.)
+  useMemo(() => {
+    const now = Date.now();
+    for (const run of runs) actions.observe(run, now);
+  }, [runs, actions]);
+  const cancels = useSyncExternalStore(actions.subscribe, actions.getSnapshot, actions.getSnapshot);
+  useEffect(() => actions.settle(runs), [runs, actions]);
+
+  const triggerRef = useRef<HTMLElement | null>(null);
+  const dismiss = useCallback(
+    (run: AgentToolRun) => setDismissed((d) => withDismissed(d, run)),
+    [setDismissed],
+  );
+  const toggle = useCallback(() => setOpen((o) => !o), [setOpen]);
+  const visible = useMemo(() => visibleRuns(runs, dismissed), [runs, dismissed]);
+  const listId = `${useId()}-list`;
+  const named = props["aria-label"] !== undefined || props["aria-labelledby"] !== undefined;
+  const value: TrayContextValue = {
+    runs,
+    visible,
+    open,
+    toggle,
+    listId,
+    stallAfterMs,
+    actions,
+    handlers: { onCancel, agent, cancelMethod, cancelReason, onError },
+    cancels,
+    dismiss,
+    onDrillIn,
+    triggerRef,
+  };
+  return (
+    <TrayContext.Context.Provider value={value}>
+      {renderPart("section", {
+        "aria-label": named ? undefined : "Background runs",
+        "data-state": open ? "open" : "closed",
+        "data-count": visible.length,
+        "data-active": activeCount(runs),
+        "data-empty": dataFlag(visible.length === 0),
+        ...props,
+      })}
+    </TrayContext.Context.Provider>
+  );
+}
+Root.displayName = "RunTray.Root";
+
+/** The tray's state, for parts of your own. Throws outside `RunTray.Root`. */
+export function useRunTray(): {
+  runs: readonly AgentToolRun[];
+  visible: readonly AgentToolRun[];
+  open: boolean;
+  setOpen: (open: boolean) => void;
+  activeCount: number;
+} {
+  const { runs, visible, open, toggle } = usePartContext(TrayContext, "useRunTray");
+  return {
+    runs,
+    visible,
+    open,
+    setOpen: (next) => {
+      if (next !== open) toggle();
+    },
+    activeCount: activeCount(runs),
+  };
+}
