@@ -17,7 +17,7 @@ const frames = new WeakMap<object, { data: unknown; parsed: ParseResult<ServerFr
 const chunks = new WeakMap<object, ChunkResult>();
 
 /** The parsed frame of a `message` event (or any `{ data }`), parsed on the first ask only. */
-export function readFrame(event: { data: unknown }): ParseResult<ServerFrame> {
+export function readFrame(event: { data?: unknown }): ParseResult<ServerFrame> {
   const cached = frames.get(event);
   // A test double may dispatch one event object again with new data: that is a new frame.
   if (cached && cached.data === event.data) return cached.parsed;
