@@ -6,7 +6,8 @@
 import { type ClientFrame, kebabAgentName, parseClientFrame, type ServerFrame } from "@runboard/protocol";
 import type { MockConnection } from "./connection.ts";
 import { MockController, type SentFrame } from "./controller.ts";
-import { AgentInstance, type InstanceServices } from "./instance.ts";
+import { AgentInstance } from "./instance.ts";
+import type { InstanceServices } from "./instance-host.ts";
 import { DEFAULT_LIVE_VIEW_TTL_MS, LiveViews } from "./live-view.ts";
 import type { MockAgentDefinition } from "./script.ts";
 

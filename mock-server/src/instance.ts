@@ -30,8 +30,6 @@ import { lastUserText, trailingUserIds, updateToolPart } from "./transcript-edit
 import type { PlayResult, TurnTools } from "./turn-host.ts";
 import { type ProgrammaticTurnOptions, TurnQueue } from "./turn-queue.ts";
 
-export type { InstanceServices } from "./instance-host.ts";
-
 /** One agent instance: what the hub routes sockets to, and what `controller.instance()` returns. */
 export class AgentInstance implements RpcHost, RunHost, ChildHost {
   readonly conns = new Set<MockConnection>();

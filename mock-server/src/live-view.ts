@@ -20,6 +20,7 @@ const TABS: Array<Minted["target"]> = [
   { pageUrl: "https://shop.example/orders", title: "Your orders · Example Shop", type: "page" },
 ];
 
+/** How long minted Live View URLs stay valid unless the server is told otherwise. */
 export const DEFAULT_LIVE_VIEW_TTL_MS = 5 * 60_000;
 
 /** 128 random bits as hex (Web Crypto, so this also runs in a browser under MSW). */
@@ -32,6 +33,7 @@ const escapeHtml = (s: string) =>
     (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
   );
 
+/** The Live View sessions one server minted, and the pages their URLs serve. */
 export class LiveViews {
   private readonly pages = new Map<string, Minted>();
   /** One id per pretend tab for the server's life: Browser Run keeps a tab's id while its URLs change. */

@@ -36,6 +36,7 @@ export * from "./demo.ts";
 export type { Hub, HubOptions } from "./hub.ts";
 export * from "./script.ts";
 
+/** Options of `createMockAgentHandlers`. */
 export interface MockAgentHandlersOptions extends HubOptions {
   /**
    * Origin the app connects to, e.g. `http://127.0.0.1:5173`; its host is served over ws/wss and http/https.
@@ -46,6 +47,7 @@ export interface MockAgentHandlersOptions extends HubOptions {
   maxFrameBytes?: number;
 }
 
+/** What `createMockAgentHandlers` returns. */
 export interface MockAgentHandlers {
   /** Pass to `setupServer(...handlers)` (msw/node) or `setupWorker(...handlers)` (msw/browser). */
   handlers: Array<RequestHandler | WebSocketHandler>;

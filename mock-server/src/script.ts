@@ -68,6 +68,7 @@ export interface ChildRunSpec {
   outcome?: RunOutcome;
 }
 
+/** Streams a text block. */
 export interface TextStep {
   kind: "text";
   text: Dynamic<string>;
@@ -79,6 +80,7 @@ export interface TextStep {
   resume?: boolean;
 }
 
+/** Streams a reasoning block. */
 export interface ReasoningStep {
   kind: "reasoning";
   text: Dynamic<string>;
@@ -87,6 +89,7 @@ export interface ReasoningStep {
   resume?: boolean;
 }
 
+/** A server tool call. */
 export interface ToolStep {
   kind: "tool";
   name: string;
@@ -101,6 +104,7 @@ export interface ToolStep {
   during?: ChildStep[];
 }
 
+/** A `data-*` part. */
 export interface DataStep {
   kind: "data";
   /** `data-<name>`. */
@@ -111,6 +115,7 @@ export interface DataStep {
   transient?: boolean;
 }
 
+/** A pause. */
 export interface DelayStep {
   kind: "delay";
   ms: number;
@@ -184,6 +189,7 @@ export type Step =
 /** How a turn is chosen: a substring (case-insensitive), a regular expression, or a predicate. */
 export type Matcher = string | RegExp | ((userText: string) => boolean);
 
+/** A scripted turn: played when `match` accepts the user's message. */
 export interface TurnRule {
   match: Matcher;
   steps: Dynamic<Step[]>;
@@ -226,45 +232,54 @@ export interface MockAgentDefinition {
 
 // ───────────────────────────── builders ─────────────────────────────
 
+/** A text block, streamed as one delta per word. */
 export const text = (t: Dynamic<string>, opts: Omit<TextStep, "kind" | "text"> = {}): TextStep => ({
   kind: "text",
   text: t,
   ...opts,
 });
+/** A reasoning block, streamed like text. */
 export const reasoning = (t: Dynamic<string>, opts: { id?: string; delayMs?: number } = {}): Step => ({
   kind: "reasoning",
   text: t,
   ...opts,
 });
+/** A server tool call: its input, then (after `durationMs`) its output. */
 export const tool = (
   name: string,
   input: Dynamic<unknown>,
   output: ToolStep["output"],
   opts: { durationMs?: number; during?: ChildStep[] } = {},
 ): ToolStep => ({ kind: "tool", name, input, output, ...opts });
+/** A server-side `setState` during the turn. */
 export const setState = (update: (state: unknown) => unknown): Step => ({ kind: "state", update });
+/** A server tool call that fails with `error` (`tool-output-error`). */
 export const failingTool = (name: string, input: Dynamic<unknown>, error: string): ToolStep => ({
   kind: "tool",
   name,
   input,
   error,
 });
+/** A pause of `ms` (scaled by the server's `delayScale`). */
 export const delay = (ms: number, opts: { sinceTurnStart?: boolean } = {}): DelayStep => ({
   kind: "delay",
   ms,
   ...opts,
 });
+/** A `data-*` part. */
 export const data = (
   type: `data-${string}`,
   value: Dynamic<unknown>,
   opts: { id?: string; transient?: boolean } = {},
 ): DataStep => ({ kind: "data", type, data: value, ...opts });
+/** A child run's progress report (broadcast, never stored). */
 export const progress = (fraction: number, message?: string, phase?: string): ChildStep => ({
   kind: "progress",
   fraction,
   ...(message === undefined ? {} : { message }),
   ...(phase === undefined ? {} : { phase }),
 });
+/** A child run's milestone (broadcast, never stored). */
 export const milestone = (
   name: string,
   opts: Omit<Extract<ChildStep, { kind: "milestone" }>, "kind" | "name"> = {},
@@ -282,6 +297,7 @@ export function matches(m: Matcher, userText: string): boolean {
   return m(userText);
 }
 
+/** The value of a `Dynamic`, read against the turn so far. */
 export function resolve<T>(v: Dynamic<T>, ctx: TurnContext): T {
   return typeof v === "function" ? (v as (c: TurnContext) => T)(ctx) : v;
 }
