@@ -4,7 +4,6 @@
  * `LiveViewFeed` in @runboard/client.
  */
 export {
-  type LiveViewContinueStatus,
   type LiveViewTabInfo,
   type UseLiveViewResult,
   useLiveView,
