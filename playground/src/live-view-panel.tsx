@@ -4,8 +4,13 @@
  * agent's `liveView` callable before the old ones expire.
  */
 import type { AgentClient } from "@runboard/client";
-import { type LiveViewMode, type LiveViewSession, parseLiveViewSession } from "@runboard/protocol";
-import { type ApprovalRequest, LiveView, type UseAgentChatResult } from "@runboard/react";
+import {
+  type ApprovalRequest,
+  type LiveViewMode,
+  type LiveViewSession,
+  parseLiveViewSession,
+} from "@runboard/protocol";
+import { LiveView, type UseAgentChatResult } from "@runboard/react";
 import { useCallback, useMemo } from "react";
 import { AGENT_HOST } from "./config.ts";
 
