@@ -59,21 +59,18 @@ function Timeline() {
   return (
     <section className="rb-timeline-card" aria-label="Writer progress">
       <p className="rb-timeline-progress">{run?.progress?.message ?? "Waiting for the writer…"}</p>
-      <MilestoneTimeline.Root
-        milestones={run?.milestones ?? []}
-        expected={EXPECTED}
-        aria-label="Milestones"
-        className="rb-timeline"
-      >
-        {() => (
-          <MilestoneTimeline.Item className="rb-timeline-item">
-            <MilestoneTimeline.Name className="rb-timeline-name" />
-            <MilestoneTimeline.Time className="rb-timeline-time" />
-            <MilestoneTimeline.Data className="rb-timeline-data">
-              {(data) => <code>{JSON.stringify(data)}</code>}
-            </MilestoneTimeline.Data>
-          </MilestoneTimeline.Item>
-        )}
+      <MilestoneTimeline.Root milestones={run?.milestones ?? []} expected={EXPECTED}>
+        <MilestoneTimeline.List aria-label="Milestones" className="rb-timeline">
+          {() => (
+            <MilestoneTimeline.Item className="rb-timeline-item">
+              <MilestoneTimeline.Name className="rb-timeline-name" />
+              <MilestoneTimeline.Time className="rb-timeline-time" />
+              <MilestoneTimeline.Data className="rb-timeline-data">
+                {(data) => <code>{JSON.stringify(data)}</code>}
+              </MilestoneTimeline.Data>
+            </MilestoneTimeline.Item>
+          )}
+        </MilestoneTimeline.List>
       </MilestoneTimeline.Root>
       <MilestoneTimeline.Announcer milestones={run?.milestones ?? []} />
     </section>
@@ -86,7 +83,7 @@ export default meta;
 const names = (list: HTMLElement) =>
   within(list)
     .getAllByRole("listitem")
-    .map((li) => `${li.getAttribute("data-name")}:${li.getAttribute("data-state")}`);
+    .map((li) => `${li.getAttribute("data-name")}:${li.getAttribute("data-status")}`);
 
 export const ReachedAndExpected: StoryObj<typeof Timeline> = {
   name: "Reached and expected, with live announcement",
@@ -129,29 +126,23 @@ const fixture: AgentToolMilestone[] = [
 function AllStatesView() {
   return (
     <section className="rb-timeline-card" aria-label="All states">
-      <MilestoneTimeline.Root
-        milestones={fixture}
-        expected={EXPECTED}
-        aria-label="Milestones"
-        className="rb-timeline"
-      >
-        {() => (
-          <MilestoneTimeline.Item className="rb-timeline-item">
-            <MilestoneTimeline.Name className="rb-timeline-name" />
-            <MilestoneTimeline.Time
-              className="rb-timeline-time"
-              format={(t) => new Date(t).toISOString().slice(11, 16)}
-            />
-            <MilestoneTimeline.Data className="rb-timeline-data" />
-          </MilestoneTimeline.Item>
-        )}
+      <MilestoneTimeline.Root milestones={fixture} expected={EXPECTED}>
+        <MilestoneTimeline.List aria-label="Milestones" className="rb-timeline">
+          {() => (
+            <MilestoneTimeline.Item className="rb-timeline-item">
+              <MilestoneTimeline.Name className="rb-timeline-name" />
+              <MilestoneTimeline.Time
+                className="rb-timeline-time"
+                format={(t) => new Date(t).toISOString().slice(11, 16)}
+              />
+              <MilestoneTimeline.Data className="rb-timeline-data" />
+            </MilestoneTimeline.Item>
+          )}
+        </MilestoneTimeline.List>
       </MilestoneTimeline.Root>
-      <MilestoneTimeline.Root
-        milestones={[]}
-        expected={EXPECTED}
-        aria-label="Not started"
-        className="rb-timeline"
-      />
+      <MilestoneTimeline.Root milestones={[]} expected={EXPECTED}>
+        <MilestoneTimeline.List aria-label="Not started" className="rb-timeline" />
+      </MilestoneTimeline.Root>
     </section>
   );
 }

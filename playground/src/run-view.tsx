@@ -25,10 +25,12 @@ export function RunView({
         <AgentToolRun.Trigger className="link">Details</AgentToolRun.Trigger>
       </AgentToolRun.Header>
       <RunProgress run={run} />
-      {/* Mounted from the start, so milestones that land later are announced (and earlier ones are not). */}
-      <MilestoneTimeline.Announcer run={run} />
-      {/* Milestones stay in sight when the details are closed: they are the run's story at a glance. */}
-      {run.milestones.length > 0 && <MilestoneTimeline.Root run={run} className="timeline" />}
+      <MilestoneTimeline.Root run={run}>
+        {/* Mounted from the start, so milestones that land later are announced (and earlier ones are not). */}
+        <MilestoneTimeline.Announcer />
+        {/* Milestones stay in sight when the details are closed: they are the run's story at a glance. */}
+        {run.milestones.length > 0 && <MilestoneTimeline.List className="timeline" />}
+      </MilestoneTimeline.Root>
       {/* The result stays readable when the details close on completion; long ones are cut with "Show all". */}
       <AgentToolRun.Result className="run-result" maxLines={3} maxLength={240}>
         <AgentToolRun.ResultText />

@@ -257,11 +257,13 @@ function RunCard({ run, onDrillIn }: { run: Run; onDrillIn?: (run: Run) => void 
       </Progress.Root>
       <MilestoneTimeline.Announcer run={run} />
       <MilestoneTimeline.Root run={run} expected={["sources-gathered", "outline-done", "report-written"]}>
-        {() => (
-          <MilestoneTimeline.Item>
-            <MilestoneTimeline.Name /> <MilestoneTimeline.Time /> <MilestoneTimeline.Data />
-          </MilestoneTimeline.Item>
-        )}
+        <MilestoneTimeline.List>
+          {() => (
+            <MilestoneTimeline.Item>
+              <MilestoneTimeline.Name /> <MilestoneTimeline.Time /> <MilestoneTimeline.Data />
+            </MilestoneTimeline.Item>
+          )}
+        </MilestoneTimeline.List>
       </MilestoneTimeline.Root>
       <AgentToolRun.Summary />
       <AgentToolRun.Result maxLines={3} maxLength={240}>

@@ -1,7 +1,7 @@
 /** MilestoneTimeline from run snapshots: list semantics, the current step, and what the live region says. */
 import type { AgentToolMilestone, AgentToolRun } from "@runboard/protocol";
 import { act, cleanup, render, screen, within } from "@testing-library/react";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { MilestoneTimeline } from "./milestone-timeline.tsx";
 
 afterEach(cleanup);
@@ -23,15 +23,17 @@ const run = (
 function Timeline({ r }: { r: Pick<AgentToolRun, "milestones"> }) {
   return (
     <>
-      <MilestoneTimeline.Root run={r} expected={["sources", "draft", "review"]} aria-label="Milestones">
-        {() => (
-          <MilestoneTimeline.Item>
-            <MilestoneTimeline.Name /> <MilestoneTimeline.Time />
-            <MilestoneTimeline.Data>{(d) => <code>{JSON.stringify(d)}</code>}</MilestoneTimeline.Data>
-          </MilestoneTimeline.Item>
-        )}
+      <MilestoneTimeline.Root run={r} expected={["sources", "draft", "review"]}>
+        <MilestoneTimeline.List aria-label="Milestones">
+          {() => (
+            <MilestoneTimeline.Item>
+              <MilestoneTimeline.Name /> <MilestoneTimeline.Time />
+              <MilestoneTimeline.Data>{(d) => <code>{JSON.stringify(d)}</code>}</MilestoneTimeline.Data>
+            </MilestoneTimeline.Item>
+          )}
+        </MilestoneTimeline.List>
+        <MilestoneTimeline.Announcer />
       </MilestoneTimeline.Root>
-      <MilestoneTimeline.Announcer run={r} />
     </>
   );
 }
@@ -42,7 +44,7 @@ describe("MilestoneTimeline", () => {
     const list = screen.getByRole("list", { name: "Milestones" });
     expect(list.tagName).toBe("OL");
     const items = within(list).getAllByRole("listitem");
-    expect(items.map((i) => [i.getAttribute("data-name"), i.getAttribute("data-state")])).toEqual([
+    expect(items.map((i) => [i.getAttribute("data-name"), i.getAttribute("data-status")])).toEqual([
       ["sources", "reached"],
       ["draft", "reached"],
       ["review", "upcoming"],
@@ -72,5 +74,31 @@ describe("MilestoneTimeline", () => {
     act(() => rerender(<Timeline r={{ ...second, milestones: [...second.milestones] }} />));
     expect(region.textContent).toBe("Milestone reached: draft");
     expect(screen.getAllByRole("listitem")[1]?.getAttribute("aria-current")).toBe("step");
+  });
+
+  it("List takes nodes as the entry for every step, and the default Item shows name and time", () => {
+    render(
+      <MilestoneTimeline.Root milestones={[ms("sources", 0)]} expected={["draft"]}>
+        <MilestoneTimeline.List aria-label="Steps">
+          <MilestoneTimeline.Item className="step" />
+        </MilestoneTimeline.List>
+      </MilestoneTimeline.Root>,
+    );
+    const items = within(screen.getByRole("list", { name: "Steps" })).getAllByRole("listitem");
+    expect(
+      items.map((i) => [i.className, i.getAttribute("data-status"), i.querySelector("span")?.textContent]),
+    ).toEqual([
+      ["step", "reached", "sources"],
+      ["step", "upcoming", "draft"],
+    ]);
+    expect(items[0]?.querySelector("time")?.getAttribute("datetime")).toBe("2026-01-01T12:00:00.000Z");
+  });
+
+  it("names the part and the fix when used outside its root", () => {
+    const spy = vi.spyOn(console, "error").mockImplementation(() => {});
+    expect(() => render(<MilestoneTimeline.List />)).toThrow(
+      "<MilestoneTimeline.List> must be rendered inside <MilestoneTimeline.Root>",
+    );
+    spy.mockRestore();
   });
 });

@@ -1,6 +1,7 @@
 /**
  * `MilestoneTimeline`: the milestones a run reached, as an ordered list with the latest marked
  * `aria-current="step"`, expected ones shown as upcoming, and a polite live region for new milestones.
+ * `Root` holds the milestones (it renders no element, like Radix's Dialog.Root); `List` is the `<ol>`.
  */
 import {
   type AgentToolMilestone,
@@ -11,11 +12,14 @@ import {
   unseenMilestones,
   valueText,
 } from "@runboard/protocol";
-import { type CSSProperties, type ReactNode, useEffect, useRef, useState } from "react";
+import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from "react";
+import { useLatest } from "../lifetime.ts";
 import {
+  type AnnouncerProps,
   createPartContext,
   dataFlag,
   type PrimitiveProps,
+  renderAnnouncer,
   renderPart,
   useHydrated,
   usePartContext,
@@ -23,63 +27,117 @@ import {
 
 const NO_MILESTONES: readonly AgentToolMilestone[] = Object.freeze([]);
 
-const ItemContext = createPartContext<TimelineItem>("MilestoneTimeline.Item");
+interface TimelineContextValue {
+  milestones: readonly AgentToolMilestone[];
+  items: TimelineItem[];
+}
+const TimelineContext = createPartContext<TimelineContextValue>("MilestoneTimeline.Root");
+const ItemContext = createContext<TimelineItem | null>(null);
+ItemContext.displayName = "MilestoneTimeline.ItemContext";
 
 /** Props of `MilestoneTimeline.Root`. */
-export interface MilestoneTimelineRootProps extends Omit<PrimitiveProps<"ol">, "children"> {
-  /** The run whose milestones to list. */
+export interface MilestoneTimelineRootProps {
+  /** The run whose milestones to show. */
   run?: Pick<AgentToolRun, "milestones">;
-  /** Milestones to list, when not taken from `run`. */
+  /** Milestones to show, when not taken from `run`. */
   milestones?: readonly AgentToolMilestone[];
-  /** Names the run is expected to reach, in order; those not reached render as upcoming items. */
+  /** Names the run is expected to reach, in order; those not reached show as upcoming steps. */
   expected?: readonly string[];
-  /** Renders one step; it must return a `MilestoneTimeline.Item`. Default: the item with its name and time. */
-  children?: (item: TimelineItem) => ReactNode;
+  /** The list, the announcer, and anything around them. */
+  children?: ReactNode;
 }
 
-const defaultItem = () => (
-  <MilestoneTimeline.Item>
-    <MilestoneTimeline.Name /> <MilestoneTimeline.Time />
-  </MilestoneTimeline.Item>
-);
+/** Holds the milestones for the parts inside; renders no element of its own. */
+function Root({ run, milestones, expected, children }: MilestoneTimelineRootProps) {
+  const list = milestones ?? run?.milestones ?? NO_MILESTONES;
+  const value: TimelineContextValue = { milestones: list, items: timelineItems(list, expected) };
+  return <TimelineContext.Context.Provider value={value}>{children}</TimelineContext.Context.Provider>;
+}
+Root.displayName = "MilestoneTimeline.Root";
+
+/** Props of `MilestoneTimeline.List`. */
+export interface MilestoneTimelineListProps extends Omit<PrimitiveProps<"ol">, "children"> {
+  /**
+   * One entry per step, rendered inside that step's scope: nodes, or a function of the step. Default
+   * `<MilestoneTimeline.Item />` (its name and time).
+   */
+  children?: ReactNode | ((item: TimelineItem) => ReactNode);
+}
+
+const defaultEntry = () => <Item />;
 
 /** The ordered list (`<ol>`): reached milestones by sequence, then upcoming ones. `data-count` = reached. */
-function Root({ run, milestones, expected, children = defaultItem, ...props }: MilestoneTimelineRootProps) {
-  const list = milestones ?? run?.milestones ?? NO_MILESTONES;
-  const items = timelineItems(list, expected);
+function List({ children = defaultEntry, ...props }: MilestoneTimelineListProps) {
+  const { milestones, items } = usePartContext(TimelineContext, "MilestoneTimeline.List");
   return renderPart("ol", {
-    "data-count": list.length,
+    "data-count": milestones.length,
     children: items.map((item) => (
-      <ItemContext.Context.Provider key={item.key} value={item}>
-        {children(item)}
-      </ItemContext.Context.Provider>
+      <ItemContext.Provider key={item.key} value={item}>
+        {typeof children === "function" ? children(item) : children}
+      </ItemContext.Provider>
     )),
     ...props,
   });
 }
+List.displayName = "MilestoneTimeline.List";
 
-/** The step of the current render, for parts of your own. Throws outside an item. */
-export function useMilestoneTimelineItem(): TimelineItem {
-  return usePartContext(ItemContext, "useMilestoneTimelineItem");
+function useItem(part: string): TimelineItem {
+  const item = useContext(ItemContext);
+  if (item === null)
+    throw new Error(
+      `<${part}> must be rendered inside <MilestoneTimeline.List>. Wrap it in <MilestoneTimeline.List>.`,
+    );
+  return item;
 }
 
-/** One step (`<li>`): `data-state` `reached | upcoming`, `aria-current="step"` and `data-current` on the latest. */
-function Item(props: PrimitiveProps<"li">) {
-  const item = usePartContext(ItemContext, "MilestoneTimeline.Item");
-  return renderPart("li", {
+/** The step of the current list entry, for parts of your own. Throws outside `MilestoneTimeline.List`. */
+export function useMilestoneTimelineItem(): TimelineItem {
+  return useItem("useMilestoneTimelineItem");
+}
+
+/** Props of `MilestoneTimeline.Item`. */
+export interface MilestoneTimelineItemProps extends PrimitiveProps<"li"> {
+  /** The step to show; default the one of the surrounding `MilestoneTimeline.List` entry. */
+  item?: TimelineItem;
+}
+
+/**
+ * One step (`<li>`): `data-status` `reached | upcoming`, `data-name`, and `aria-current="step"` with
+ * `data-current` on the latest. Without children it shows the step's name and time.
+ */
+function Item({ item: own, children, ...props }: MilestoneTimelineItemProps) {
+  const scoped = useContext(ItemContext);
+  const item = own ?? scoped;
+  if (item === null)
+    throw new Error(
+      "<MilestoneTimeline.Item> must be rendered inside <MilestoneTimeline.List>, or be given an item.",
+    );
+  const li = renderPart("li", {
     "aria-current": item.current ? "step" : undefined,
-    "data-state": item.status,
+    "data-status": item.status,
     "data-current": dataFlag(item.current),
     "data-name": item.name,
+    children: children ?? (
+      <>
+        <Name /> <Time />
+      </>
+    ),
     ...props,
   });
+  // An explicit item is the scope of the parts inside it too.
+  return item === scoped ? li : <ItemContext.Provider value={item}>{li}</ItemContext.Provider>;
 }
+Item.displayName = "MilestoneTimeline.Item";
+
+/** Props of `MilestoneTimeline.Name`. */
+export type MilestoneTimelineNameProps = PrimitiveProps<"span">;
 
 /** The milestone's name. */
-function Name(props: PrimitiveProps<"span">) {
-  const item = usePartContext(ItemContext, "MilestoneTimeline.Name");
+function Name(props: MilestoneTimelineNameProps) {
+  const item = useItem("MilestoneTimeline.Name");
   return renderPart("span", { children: item.name, ...props });
 }
+Name.displayName = "MilestoneTimeline.Name";
 
 /** Props of `MilestoneTimeline.Time`. */
 export interface MilestoneTimelineTimeProps extends PrimitiveProps<"time"> {
@@ -98,13 +156,14 @@ const timeOfDay = (at: number) => new Date(at).toLocaleTimeString();
  * right after mount.
  */
 function Time({ format = timeOfDay, ...props }: MilestoneTimelineTimeProps) {
-  const item = usePartContext(ItemContext, "MilestoneTimeline.Time");
+  const item = useItem("MilestoneTimeline.Time");
   const hydrated = useHydrated();
   if (item.status !== "reached") return null;
   const at = item.milestone.at;
   const iso = new Date(at).toISOString();
   return renderPart("time", { dateTime: iso, children: hydrated ? format(at) : iso, ...props });
 }
+Time.displayName = "MilestoneTimeline.Time";
 
 /** Props of `MilestoneTimeline.Data`. */
 export interface MilestoneTimelineDataProps extends Omit<PrimitiveProps<"div">, "children"> {
@@ -114,7 +173,7 @@ export interface MilestoneTimelineDataProps extends Omit<PrimitiveProps<"div">, 
 
 /** The milestone's data, through a render prop; nothing for upcoming steps or milestones without data. */
 function Data({ children, ...props }: MilestoneTimelineDataProps) {
-  const item = usePartContext(ItemContext, "MilestoneTimeline.Data");
+  const item = useItem("MilestoneTimeline.Data");
   if (item.status !== "reached" || item.milestone.data === undefined) return null;
   const { data } = item.milestone;
   return renderPart("div", {
@@ -122,80 +181,60 @@ function Data({ children, ...props }: MilestoneTimelineDataProps) {
     ...props,
   });
 }
-
-// Visually hidden but read: the region is for screen readers; sighted users see the list itself.
-const VISUALLY_HIDDEN: CSSProperties = {
-  position: "absolute",
-  width: 1,
-  height: 1,
-  padding: 0,
-  margin: -1,
-  overflow: "hidden",
-  clip: "rect(0, 0, 0, 0)",
-  whiteSpace: "nowrap",
-  border: 0,
-};
+Data.displayName = "MilestoneTimeline.Data";
 
 /** Props of `MilestoneTimeline.Announcer`. */
-export interface MilestoneTimelineAnnouncerProps extends Omit<PrimitiveProps<"div">, "children"> {
+export interface MilestoneTimelineAnnouncerProps extends AnnouncerProps {
+  /** The run whose milestones to announce; default the root's. */
   run?: Pick<AgentToolRun, "milestones">;
+  /** Milestones to announce, when not taken from `run` or the root. */
   milestones?: readonly AgentToolMilestone[];
   /** The sentence for milestones that just landed. Default `Milestone reached: <name>`. */
   format?: (fresh: readonly AgentToolMilestone[]) => string;
-  /** Show the region instead of hiding it visually. */
-  visible?: boolean;
 }
 
 /**
  * A visually hidden polite live region (`role="status"`) that speaks when a new milestone lands. Milestones
  * present when it mounts are history and are not announced; progress ticks never are. Render it beside the
- * `<ol>`, not inside it.
+ * list (inside `Root`, or on its own with `run` or `milestones`), not inside the `<ol>`.
  */
 function Announcer({
   run,
   milestones,
   format = milestoneAnnouncement,
-  visible,
-  style,
   ...props
 }: MilestoneTimelineAnnouncerProps) {
-  const list = milestones ?? run?.milestones ?? NO_MILESTONES;
+  const root = useContext(TimelineContext.Context);
+  const list = milestones ?? run?.milestones ?? root?.milestones ?? NO_MILESTONES;
   const seen = useRef<Set<number> | null>(null);
   if (seen.current === null) seen.current = new Set(list.map((m) => m.sequence));
   const [message, setMessage] = useState("");
-  const formatRef = useRef(format);
-  formatRef.current = format;
+  const formatRef = useLatest(format);
   useEffect(() => {
     const known = seen.current as Set<number>;
     const fresh = unseenMilestones(known, list);
     if (fresh.length === 0) return;
     for (const m of fresh) known.add(m.sequence);
     setMessage(formatRef.current(fresh));
-  }, [list]);
-  return renderPart("div", {
-    role: "status",
-    "aria-live": "polite",
-    "aria-atomic": true,
-    style: visible ? style : { ...VISUALLY_HIDDEN, ...style },
-    children: message,
-    ...props,
-  });
+  }, [list, formatRef]);
+  return renderAnnouncer(message, props);
 }
+Announcer.displayName = "MilestoneTimeline.Announcer";
 
 /**
  * The milestones a run reached, in order.
  *
  * @example
  * ```tsx
- * <MilestoneTimeline.Root run={run} expected={["sources-gathered", "draft", "review"]} aria-label="Milestones">
- *   {() => (
+ * <MilestoneTimeline.Root run={run} expected={["sources-gathered", "draft", "review"]}>
+ *   <MilestoneTimeline.List aria-label="Milestones">
  *     <MilestoneTimeline.Item>
  *       <MilestoneTimeline.Name /> <MilestoneTimeline.Time />
  *       <MilestoneTimeline.Data>{(d) => <code>{JSON.stringify(d)}</code>}</MilestoneTimeline.Data>
  *     </MilestoneTimeline.Item>
- *   )}
+ *   </MilestoneTimeline.List>
+ *   <MilestoneTimeline.Announcer />
  * </MilestoneTimeline.Root>
- * <MilestoneTimeline.Announcer run={run} />
  * ```
  */
-export const MilestoneTimeline = { Root, Item, Name, Time, Data, Announcer };
+export const MilestoneTimeline = { Root, List, Item, Name, Time, Data, Announcer };

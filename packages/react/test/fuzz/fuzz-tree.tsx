@@ -228,12 +228,14 @@ function RunMilestones() {
   const { run } = useAgentToolRunContext();
   return (
     <>
-      <MilestoneTimeline.Root run={run} expected={EXPECTED_MILESTONES} aria-label="Milestones">
-        {() => (
-          <MilestoneTimeline.Item>
-            <MilestoneTimeline.Name /> <MilestoneTimeline.Time /> <MilestoneTimeline.Data />
-          </MilestoneTimeline.Item>
-        )}
+      <MilestoneTimeline.Root run={run} expected={EXPECTED_MILESTONES}>
+        <MilestoneTimeline.List aria-label="Milestones">
+          {() => (
+            <MilestoneTimeline.Item>
+              <MilestoneTimeline.Name /> <MilestoneTimeline.Time /> <MilestoneTimeline.Data />
+            </MilestoneTimeline.Item>
+          )}
+        </MilestoneTimeline.List>
       </MilestoneTimeline.Root>
       <MilestoneTimeline.Announcer run={run} />
     </>

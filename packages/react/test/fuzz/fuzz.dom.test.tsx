@@ -252,7 +252,7 @@ interface Totals {
 /** The headless components in `FuzzTree`, by a selector for one rendered instance (or one step of it). */
 const COMPONENTS = {
   agentToolRun: '[role="group"][data-run-id]',
-  reachedMilestone: 'ol[aria-label="Milestones"] > li[data-state="reached"]',
+  reachedMilestone: 'ol[aria-label="Milestones"] > li[data-status="reached"]',
   agentEvent: '[role="note"]',
   approvalCard: '[data-testid="approvals"] article',
   runTrayItem: 'section[aria-label="Background runs"] li[data-run-id]',

@@ -583,15 +583,16 @@ const timeline = (extra: Partial<Parameters<typeof MilestoneTimeline.Root>[0]> =
     <MilestoneTimeline.Root
       milestones={milestones}
       expected={["outline", "sources-gathered", "draft"]}
-      aria-label="Milestones"
       {...extra}
     >
-      {() => (
-        <MilestoneTimeline.Item>
-          <MilestoneTimeline.Name /> <MilestoneTimeline.Time />
-          <MilestoneTimeline.Data />
-        </MilestoneTimeline.Item>
-      )}
+      <MilestoneTimeline.List aria-label="Milestones">
+        {() => (
+          <MilestoneTimeline.Item>
+            <MilestoneTimeline.Name /> <MilestoneTimeline.Time />
+            <MilestoneTimeline.Data />
+          </MilestoneTimeline.Item>
+        )}
+      </MilestoneTimeline.List>
     </MilestoneTimeline.Root>
     <MilestoneTimeline.Announcer milestones={milestones} />
   </>
@@ -667,7 +668,9 @@ export const CASES: StateCase[] = [
   {
     name: "MilestoneTimeline: not started",
     render: () => (
-      <MilestoneTimeline.Root milestones={[]} expected={["outline", "draft"]} aria-label="Not started" />
+      <MilestoneTimeline.Root milestones={[]} expected={["outline", "draft"]}>
+        <MilestoneTimeline.List aria-label="Not started" />
+      </MilestoneTimeline.Root>
     ),
   },
 
