@@ -31,6 +31,7 @@ const EventContext = createPartContext<EventContextValue>("AgentEvent.Root");
 
 /** Props of `AgentEvent.Root`. */
 export interface AgentEventRootProps extends PrimitiveProps<"div"> {
+  /** The server-injected message to show (a message list's entry). */
   message: AgentEventMessage;
   /** Accessible name; default from the event (`Background run finished (Researcher)`). */
   label?: string;
@@ -68,6 +69,7 @@ function Root({ message, label, ...props }: AgentEventRootProps) {
     </EventContext.Context.Provider>
   );
 }
+Root.displayName = "AgentEvent.Root";
 
 /** The classified event of the surrounding root, for parts of your own. */
 export function useAgentEvent(): SyntheticMessage & { label: string } {
@@ -75,22 +77,31 @@ export function useAgentEvent(): SyntheticMessage & { label: string } {
   return { ...event, label };
 }
 
+/** Props of `AgentEvent.Label`. */
+export type AgentEventLabelProps = PrimitiveProps<"span">;
+
 /** A visible heading-like label for the event; default the same words as its accessible name. */
-function Label(props: PrimitiveProps<"span">) {
+function Label(props: AgentEventLabelProps) {
   const { label, event } = usePartContext(EventContext, "AgentEvent.Label");
   return renderPart("span", { "data-kind": event.kind, children: label, ...props });
 }
+Label.displayName = "AgentEvent.Label";
+
+/** Props of `AgentEvent.Text`. */
+export type AgentEventTextProps = PrimitiveProps<"div">;
 
 /** The message's text, as text (never HTML); nothing when it has none. */
-function Text(props: PrimitiveProps<"div">) {
+function Text(props: AgentEventTextProps) {
   const { message } = usePartContext(EventContext, "AgentEvent.Text");
   const text = messageText(message);
   if (text === "" && props.children === undefined) return null;
   return renderPart("div", { children: text, ...props });
 }
+Text.displayName = "AgentEvent.Text";
 
 /** Props of `AgentEvent.Match`. */
 export interface AgentEventMatchProps {
+  /** The message to classify. */
   message: Pick<UIMessage, "id" | "metadata">;
   /** Rendered for a server-injected message; a function gets the classified event. */
   children: ReactNode | ((event: SyntheticMessage) => ReactNode);
@@ -104,6 +115,7 @@ function Match({ message, children, fallback = null }: AgentEventMatchProps) {
   if (!event) return <>{fallback}</>;
   return <>{typeof children === "function" ? children(event) : children}</>;
 }
+Match.displayName = "AgentEvent.Match";
 
 /**
  * Server-injected messages shown as agent events.

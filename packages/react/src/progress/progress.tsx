@@ -100,12 +100,16 @@ function Root({
     </ProgressContext.Context.Provider>
   );
 }
+Root.displayName = "Progress.Root";
+
+/** Props of `Progress.Indicator`. */
+export type ProgressIndicatorProps = PrimitiveProps<"div">;
 
 /**
  * What fills the bar: a `div` with the root's `data-state` / `data-value` and the fraction as the CSS custom
  * property `--rb-progress` (unset while indeterminate), e.g. `transform: scaleX(var(--rb-progress, 0))`.
  */
-function Indicator({ style, ...props }: PrimitiveProps<"div">) {
+function Indicator({ style, ...props }: ProgressIndicatorProps) {
   const { value, state } = usePartContext(ProgressContext, "Progress.Indicator");
   const withValue = value === null ? style : ({ ...style, "--rb-progress": String(value) } as CSSProperties);
   return renderPart("div", {
@@ -116,6 +120,7 @@ function Indicator({ style, ...props }: PrimitiveProps<"div">) {
     ...props,
   });
 }
+Indicator.displayName = "Progress.Indicator";
 
 /**
  * A progress bar.
