@@ -96,7 +96,7 @@ export const Requested: Story = {
   render: () => <Stage />,
   play: async ({ canvasElement }) => {
     const c = await card(canvasElement);
-    await expect(c).toHaveAttribute("data-state", "requested");
+    await expect(c).toHaveAttribute("data-status", "requested");
     await expect(c).toHaveAttribute("data-source", "chat");
     await expect(within(c).getByText(/"recipient": "Bob"/)).toBeInTheDocument();
     const approve = within(c).getByRole("button", { name: "Approve" });
@@ -112,7 +112,7 @@ export const Submitting: Story = {
     const c = await card(canvasElement);
     loaded.mock.controller.hold();
     await userEvent.click(within(c).getByRole("button", { name: "Approve" }));
-    await expect(c).toHaveAttribute("data-state", "submitting");
+    await expect(c).toHaveAttribute("data-status", "submitting");
     await expect(within(c).getByRole("status")).toHaveTextContent("Approving…");
     await expect(within(c).getByRole("button", { name: "Approve" })).toBeDisabled();
     await expect(within(c).getByRole("button", { name: "Deny" })).toBeDisabled();
@@ -125,7 +125,7 @@ export const Approved: Story = {
   play: async ({ canvasElement }) => {
     const c = await card(canvasElement);
     await userEvent.dblClick(within(c).getByRole("button", { name: "Approve" }));
-    await waitFor(() => expect(c).toHaveAttribute("data-state", "approved"), T);
+    await waitFor(() => expect(c).toHaveAttribute("data-status", "approved"), T);
     await expect(within(c).getByRole("status")).toHaveTextContent("Approved.");
   },
 };
@@ -136,7 +136,7 @@ export const Denied: Story = {
   play: async ({ canvasElement }) => {
     const c = await card(canvasElement);
     await userEvent.click(within(c).getByRole("button", { name: "Deny" }));
-    await waitFor(() => expect(c).toHaveAttribute("data-state", "denied"), T);
+    await waitFor(() => expect(c).toHaveAttribute("data-status", "denied"), T);
     await expect(within(c).getByRole("status")).toHaveTextContent("Denied.");
   },
 };
@@ -151,7 +151,7 @@ export const DeniedWithReason: Story = {
       "Bob is not a vendor",
     );
     await userEvent.click(within(c).getByRole("button", { name: "Deny with reason" }));
-    await waitFor(() => expect(c).toHaveAttribute("data-state", "denied"), T);
+    await waitFor(() => expect(c).toHaveAttribute("data-status", "denied"), T);
     await expect(within(c).getByRole("status")).toHaveTextContent("Denied: Bob is not a vendor.");
   },
 };
@@ -172,7 +172,7 @@ export const AnsweredElsewhere: Story = {
       T,
     );
     await userEvent.click(within(there).getByRole("button", { name: "Deny" }));
-    await waitFor(() => expect(here).toHaveAttribute("data-state", "answered-elsewhere"), T);
+    await waitFor(() => expect(here).toHaveAttribute("data-status", "answered-elsewhere"), T);
     await expect(within(here).getByRole("status")).toHaveTextContent("Answered elsewhere: denied.");
     await expect(within(here).getByRole("button", { name: "Approve" })).toBeDisabled();
   },
@@ -184,7 +184,7 @@ export const Expired: Story = {
   play: async ({ canvasElement }) => {
     const c = await card(canvasElement, "transferFunds");
     await expect(within(c).getByText(/^Expires in/)).toBeInTheDocument();
-    await waitFor(() => expect(c).toHaveAttribute("data-state", "expired"), T);
+    await waitFor(() => expect(c).toHaveAttribute("data-status", "expired"), T);
     await expect(within(c).getByRole("button", { name: "Approve" })).toBeDisabled();
     await expect(within(c).getByRole("status")).toHaveTextContent("This request has expired.");
   },
@@ -196,7 +196,7 @@ export const Offline: Story = {
   play: async ({ canvasElement }) => {
     const c = await card(canvasElement);
     await userEvent.click(within(canvasElement).getByRole("button", { name: "Disconnect" }));
-    await waitFor(() => expect(c).toHaveAttribute("data-state", "offline"), T);
+    await waitFor(() => expect(c).toHaveAttribute("data-status", "offline"), T);
     await expect(within(c).getByRole("button", { name: "Approve" })).toBeDisabled();
     await expect(within(c).getByRole("textbox", { name: "Reason for denying" })).toBeDisabled();
     await expect(within(c).getByRole("status")).toHaveTextContent(/^Offline/);
@@ -216,11 +216,11 @@ export const HighRiskConfirm: Story = {
     await userEvent.keyboard("{Escape}");
     await waitFor(() => expect(body(canvasElement).queryByRole("alertdialog")).toBeNull());
     await expect(approve).toHaveFocus();
-    await expect(c).toHaveAttribute("data-state", "requested");
+    await expect(c).toHaveAttribute("data-status", "requested");
     await userEvent.click(approve);
     const again = await body(canvasElement).findByRole("alertdialog");
     await userEvent.click(within(again).getByRole("button", { name: "Approve" }));
-    await waitFor(() => expect(c).toHaveAttribute("data-state", "approved"), T);
+    await waitFor(() => expect(c).toHaveAttribute("data-status", "approved"), T);
   },
 };
 
@@ -252,7 +252,7 @@ export const ThinkDurablePause: Story = {
     await userEvent.click(within(c).getByRole("button", { name: "Approve" }));
     const dialog = await body(canvasElement).findByRole("alertdialog", { name: "Approve deploy?" });
     await userEvent.click(within(dialog).getByRole("button", { name: "Approve" }));
-    await waitFor(() => expect(c).toHaveAttribute("data-state", "approved"), T);
+    await waitFor(() => expect(c).toHaveAttribute("data-status", "approved"), T);
   },
 };
 
@@ -263,7 +263,7 @@ export const WorkflowApproval: Story = {
     const c = await card(canvasElement, "Expense: team lunch (120 EUR)");
     await expect(c).toHaveAttribute("data-source", "workflow");
     await userEvent.click(within(c).getByRole("button", { name: "Approve" }));
-    await waitFor(() => expect(c).toHaveAttribute("data-state", "approved"), T);
+    await waitFor(() => expect(c).toHaveAttribute("data-status", "approved"), T);
   },
 };
 
@@ -360,7 +360,7 @@ export const AllStates: Story = {
   play: async ({ canvasElement }) => {
     const states = within(canvasElement)
       .getAllByRole("article")
-      .map((a) => a.getAttribute("data-state"));
+      .map((a) => a.getAttribute("data-status"));
     await expect(states).toEqual([
       "requested",
       "requested",

@@ -19,7 +19,7 @@ function Queue({ requests }: { requests: readonly ApprovalRequest[] }) {
       <p className="approval-empty">Nothing is waiting.</p>
       <ApprovalQueue.List>
         {(r) => (
-          <ApprovalQueue.Item request={r}>
+          <ApprovalQueue.Item>
             <ApprovalCard.Root request={r} className="approval-card">
               <header>
                 <ApprovalCard.Title />
@@ -159,7 +159,7 @@ export const AllStates: Story = {
   ),
   play: async ({ canvasElement }) => {
     const pending = within(within(canvasElement).getByRole("region", { name: "Pending" }));
-    await expect(pending.getAllByRole("listitem").map((li) => li.getAttribute("data-state"))).toEqual([
+    await expect(pending.getAllByRole("listitem").map((li) => li.getAttribute("data-status"))).toEqual([
       "requested",
       "requested",
       "requested",

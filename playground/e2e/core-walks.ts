@@ -47,7 +47,7 @@ export function coreWalks(pg: () => Playground) {
       expect(await approve.isDisabled()).toBe(true);
       await page.locator('[data-tool="processPayment"][data-state="output-available"]').waitFor(wait());
       await expect.poll(() => lastAnswer(page).textContent(), wait()).toContain("tx_123");
-      expect(await card.getAttribute("data-state")).toBe("approved");
+      expect(await card.getAttribute("data-status")).toBe("approved");
       await expect.poll(() => turnOver(page), wait()).toBe(true);
       await shot(page, "10-pay-approved", target);
       expect(errors).toEqual([]);
@@ -77,7 +77,7 @@ export function coreWalks(pg: () => Playground) {
         await second.waitFor(wait());
         await second.getByRole("button", { name: "Approve", exact: true }).click();
         await expect.poll(() => lastAnswer(page).textContent(), wait()).toContain("tx_123");
-        expect(await second.getAttribute("data-state")).toBe("approved");
+        expect(await second.getAttribute("data-status")).toBe("approved");
         // The first payment stays denied.
         expect(await page.locator('[data-tool="processPayment"]').first().getAttribute("data-state")).toBe(
           "output-error",

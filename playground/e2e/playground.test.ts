@@ -57,7 +57,7 @@ describe("the playground, as a person uses it (mock only)", () => {
     await expect.poll(() => card.textContent()).toContain("team lunch");
     await shot(page, "11-expense-waiting");
     await card.getByRole("button", { name: "Approve", exact: true }).click();
-    await expect.poll(() => queue.getAttribute("data-state"), { timeout: 15_000 }).toBe("empty");
+    await expect.poll(() => queue.getAttribute("data-empty"), { timeout: 15_000 }).toBe("");
     await shot(page, "12-expense-approved");
     expect(errors).toEqual([]);
     await page.close();
@@ -80,7 +80,7 @@ describe("the playground, as a person uses it (mock only)", () => {
     await dialog.waitFor();
     await shot(page, "14-deploy-confirm");
     await dialog.getByRole("button", { name: /approve|confirm/i }).click();
-    await expect.poll(() => card.getAttribute("data-state"), { timeout: 15_000 }).toBe("approved");
+    await expect.poll(() => card.getAttribute("data-status"), { timeout: 15_000 }).toBe("approved");
     await shot(page, "15-deploy-approved");
     expect(errors).toEqual([]);
     await page.close();

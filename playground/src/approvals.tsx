@@ -44,7 +44,7 @@ export function Card({ request }: { request: ApprovalRequest }) {
 /** Everything waiting for a person, with approve-all and deny-all. */
 export function Queue({ requests }: { requests: ApprovalRequest[] }) {
   return (
-    <ApprovalQueue.Root requests={requests} className="panel">
+    <ApprovalQueue.Root requests={requests} className="panel approval-queue">
       <h2>
         Waiting for you (<ApprovalQueue.Count />)
       </h2>
@@ -54,7 +54,7 @@ export function Queue({ requests }: { requests: ApprovalRequest[] }) {
       </div>
       <ApprovalQueue.List className="queue">
         {(request) => (
-          <ApprovalQueue.Item key={request.id} request={request}>
+          <ApprovalQueue.Item>
             <Card request={request} />
           </ApprovalQueue.Item>
         )}

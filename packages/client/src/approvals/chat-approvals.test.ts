@@ -4,9 +4,13 @@
  */
 import type { UIMessage } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
+import {
+  replayTranscript,
+  type ScriptedAgent,
+  scriptedAgent,
+} from "../../../../test-support/scripted-agent.ts";
 import { loadTranscript } from "../../../../test-support/transcripts.ts";
 import { until } from "../../test/helpers.ts";
-import { replayTranscript, type ScriptedAgent, scriptedAgent } from "../../test/scripted-agent.ts";
 import { ChatSession } from "../chat-session.ts";
 import { ChatApprovals, type ChatApprovalsTarget } from "./chat-approvals.ts";
 

@@ -1,7 +1,7 @@
 /** ExecutionApprovals without React, against a scripted Think agent: what it lists, shows and calls. */
 import type { UIMessage } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
-import { type ScriptedAgent, scriptedAgent } from "../../test/scripted-agent.ts";
+import { type ScriptedAgent, scriptedAgent } from "../../../../test-support/scripted-agent.ts";
 import { ledgerFor } from "./decision-ledger.ts";
 import { ExecutionApprovals } from "./execution-approvals.ts";
 

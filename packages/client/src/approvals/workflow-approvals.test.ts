@@ -1,6 +1,6 @@
 /** WorkflowApprovals without React: items in agent state, followed from state frames, decided by callables. */
 import { afterEach, describe, expect, it } from "vitest";
-import { type ScriptedAgent, scriptedAgent } from "../../test/scripted-agent.ts";
+import { type ScriptedAgent, scriptedAgent } from "../../../../test-support/scripted-agent.ts";
 import { WorkflowApprovals } from "./workflow-approvals.ts";
 
 const expense = {

@@ -138,7 +138,7 @@ async function ask(tab: Tab, words: string) {
   await act(() => tab.chat?.sendMessage({ text: words }));
 }
 
-const stateOf = (el: HTMLElement) => el.getAttribute("data-state");
+const stateOf = (el: HTMLElement) => el.getAttribute("data-status");
 const disabled = (el: HTMLElement) => (el as HTMLButtonElement | HTMLTextAreaElement).disabled;
 
 describe("chat approvals (ChatAgent pay)", () => {
@@ -450,7 +450,7 @@ describe("rendering a request (no connection)", () => {
       </ApprovalCard.Root>,
     );
     const region = screen.getByRole("region", { name: "Pay?" });
-    expect(region.getAttribute("data-state")).toBe("requested");
+    expect(region.getAttribute("data-status")).toBe("requested");
     await user.click(screen.getByRole("link", { name: "Yes, pay" }));
     expect(request.calls).toEqual([{ approved: true }]);
   });

@@ -4,7 +4,7 @@
  */
 import { createMockAgentHandlers, demoAgents, text } from "@runboard/mock-server/msw";
 import type { ApprovalRequest } from "@runboard/protocol";
-import { act, cleanup, waitFor, within } from "@testing-library/react";
+import { act, cleanup, render, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -193,7 +193,7 @@ describe("ApprovalQueue", () => {
     mock.controller.hold();
     const [first] = items(ui) as [HTMLElement];
     await user.click(within(first).getByRole("button", { name: "Approve" }));
-    expect(first.getAttribute("data-state")).toBe("submitting");
+    expect(first.getAttribute("data-status")).toBe("submitting");
     await user.click(ui.getByRole("button", { name: "Approve all" }));
     // Even asked directly, in one tick, every request refuses a second decision.
     act(() => {
@@ -203,5 +203,59 @@ describe("ApprovalQueue", () => {
     await waitFor(() => expect(items(ui)).toHaveLength(0));
     expect(approvals()).toHaveLength(2);
     expect(approvals().every((f) => f.approved === true)).toBe(true);
+  });
+});
+
+describe("ApprovalQueue parts (no connection)", () => {
+  const request = (id: string, over: Partial<ApprovalRequest> = {}): ApprovalRequest => ({
+    id,
+    source: "chat",
+    key: id,
+    name: "processPayment",
+    arguments: { id },
+    argumentsComplete: true,
+    status: "requested",
+    online: true,
+    decide: () => true,
+    ...over,
+  });
+
+  it("a bare List renders an Item with a full card per request; the root says how many wait", () => {
+    const requests = [
+      request("a"),
+      request("b", { status: "submitting" }),
+      request("c", { status: "approved" }),
+    ];
+    const { container } = render(
+      <ApprovalQueue.Root requests={requests}>
+        <ApprovalQueue.List />
+      </ApprovalQueue.Root>,
+    );
+    const root = container.firstElementChild as HTMLElement;
+    expect(root.getAttribute("data-count")).toBe("1");
+    expect(root.hasAttribute("data-empty")).toBe(false);
+    const list = within(container).getByRole("list");
+    expect(list.getAttribute("data-count")).toBe("2");
+    const entries = within(list).getAllByRole("listitem");
+    expect(entries.map((li) => li.getAttribute("data-status"))).toEqual(["requested", "submitting"]);
+    expect(within(entries[0] as HTMLElement).getByRole("article", { name: "processPayment" })).toBeTruthy();
+    expect(within(entries[0] as HTMLElement).getByRole("button", { name: "Approve" })).toBeTruthy();
+  });
+
+  it("a function child runs in each entry's scope, so its Item needs no request; nothing waiting: data-empty", () => {
+    const seen: string[] = [];
+    const { container } = render(
+      <ApprovalQueue.Root requests={[request("a", { status: "submitting" })]}>
+        <ApprovalQueue.List>
+          {(r) => {
+            seen.push(r.id);
+            return <ApprovalQueue.Item>{r.name}</ApprovalQueue.Item>;
+          }}
+        </ApprovalQueue.List>
+      </ApprovalQueue.Root>,
+    );
+    expect(new Set(seen)).toEqual(new Set(["a"]));
+    expect(within(container).getByRole("listitem").textContent).toBe("processPayment");
+    expect((container.firstElementChild as HTMLElement).hasAttribute("data-empty")).toBe(true);
   });
 });

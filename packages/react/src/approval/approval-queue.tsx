@@ -2,7 +2,6 @@
  * `ApprovalQueue`: every pending approval in one list, whatever its source (chat tool parts across messages and
  * parallel tool calls, Think durable pauses, workflow items), with approve-all and deny-all.
  */
-
 import {
   type ApprovalRequest,
   approvalState,
@@ -10,14 +9,18 @@ import {
   canDeny,
   needsConfirmation,
 } from "@runboard/protocol";
-import { Fragment, type MouseEvent, type ReactNode, useCallback, useMemo } from "react";
+import { createContext, type ReactNode, useCallback, useContext, useMemo } from "react";
 import {
+  createActionButton,
   createPartContext,
+  dataFlag,
   type PrimitiveProps,
   renderPart,
   useNow,
   usePartContext,
+  warnOnce,
 } from "../primitives/index.ts";
+import { ApprovalCard } from "./approval-card.tsx";
 
 interface QueueContextValue {
   /** The requests the list shows. */
@@ -31,6 +34,8 @@ interface QueueContextValue {
 }
 
 const QueueContext = createPartContext<QueueContextValue>("ApprovalQueue.Root");
+// The entry an `ApprovalQueue.Item` shows, set by `ApprovalQueue.List` around each entry.
+const EntryContext = createPartContext<ApprovalRequest>("ApprovalQueue.List");
 
 /** Props of `ApprovalQueue.Root`. */
 export interface ApprovalQueueRootProps extends PrimitiveProps<"div"> {
@@ -45,6 +50,7 @@ export interface ApprovalQueueRootProps extends PrimitiveProps<"div"> {
 
 const isPending = (r: ApprovalRequest) => r.status === "requested" || r.status === "submitting";
 
+/** The queue (`<div>`): `data-count` is how many requests wait for a human, `data-empty` when none does. */
 function ApprovalQueueRoot(props: ApprovalQueueRootProps) {
   const { requests: all, include = "pending", ...rest } = props;
   const requests = useMemo(() => (include === "all" ? all : all.filter(isPending)), [all, include]);
@@ -65,13 +71,14 @@ function ApprovalQueueRoot(props: ApprovalQueueRootProps) {
   return (
     <QueueContext.Context.Provider value={ctx}>
       {renderPart("div", {
-        "data-state": awaiting > 0 ? "pending" : "empty",
         "data-count": awaiting,
+        "data-empty": dataFlag(awaiting === 0),
         ...rest,
       })}
     </QueueContext.Context.Provider>
   );
 }
+ApprovalQueueRoot.displayName = "ApprovalQueue.Root";
 
 /** What the enclosing queue lists, and its bulk actions (each returns how many decisions it sent). */
 export function useApprovalQueue(): {
@@ -101,40 +108,112 @@ export function useApprovalQueue(): {
 
 /** Props of `ApprovalQueue.List`. */
 export interface ApprovalQueueListProps extends Omit<PrimitiveProps<"ul">, "children"> {
-  /** Called for each listed request (keyed by its id), or plain children. */
-  children: ((request: ApprovalRequest) => ReactNode) | ReactNode;
+  /**
+   * Plain children, or a function called once per listed request inside that request's scope (so an
+   * `ApprovalQueue.Item` in it needs no `request`). Default: an `ApprovalQueue.Item` per request.
+   */
+  children?: ((request: ApprovalRequest) => ReactNode) | ReactNode;
 }
 
-/** The list (`<ul>`). With a function child it renders one entry per request, keyed by the request id. */
+const defaultEntry = () => <ApprovalQueueItem />;
+
+/** The list (`<ul>`, `data-count` the number of requests listed), one entry per request, keyed by its id. */
 function ApprovalQueueList(props: ApprovalQueueListProps) {
   const c = usePartContext(QueueContext, "ApprovalQueue.List");
-  const { children, ...rest } = props;
+  const { children = defaultEntry, ...rest } = props;
   return renderPart("ul", {
-    "data-state": c.awaiting > 0 ? "pending" : "empty",
+    "data-count": c.requests.length,
     ...rest,
     children:
       typeof children === "function"
-        ? c.requests.map((r) => <Fragment key={r.id}>{children(r)}</Fragment>)
+        ? c.requests.map((r) => (
+            <EntryContext.Context.Provider key={r.id} value={r}>
+              {children(r)}
+            </EntryContext.Context.Provider>
+          ))
         : children,
   });
 }
+ApprovalQueueList.displayName = "ApprovalQueue.List";
 
 /** Props of `ApprovalQueue.Item`. */
 export interface ApprovalQueueItemProps extends PrimitiveProps<"li"> {
-  request: ApprovalRequest;
+  /** The request; default the entry of the enclosing `ApprovalQueue.List`. */
+  request?: ApprovalRequest;
 }
 
-/** One entry (`<li>`); put an `ApprovalCard.Root` for the same request inside. */
+/** A card with every part, what an `ApprovalQueue.Item` shows when given no children. */
+function DefaultCard({ request }: { request: ApprovalRequest }) {
+  return (
+    <ApprovalCard.Root request={request}>
+      <ApprovalCard.Title />
+      <ApprovalCard.Summary />
+      <ApprovalCard.Risk />
+      <ApprovalCard.Arguments />
+      <ApprovalCard.Expiry />
+      <ApprovalCard.Approve />
+      <ApprovalCard.Deny />
+      <ApprovalCard.Confirm />
+      <ApprovalCard.Status />
+    </ApprovalCard.Root>
+  );
+}
+
+/**
+ * One entry (`<li>`) with the request's `data-status`, `data-source` and `data-risk`. Put an
+ * `ApprovalCard.Root` for the same request inside; without children it shows a card with every part.
+ */
 function ApprovalQueueItem(props: ApprovalQueueItemProps) {
   const c = usePartContext(QueueContext, "ApprovalQueue.Item");
-  const { request, ...rest } = props;
+  const entry = useContext(EntryContext.Context);
+  const { request: explicit, ...rest } = props;
+  const request = explicit ?? entry;
+  if (!request) {
+    warnOnce(
+      "ApprovalQueue.Item:request",
+      "ApprovalQueue.Item has no request. Render it from the <ApprovalQueue.List> function child, or pass request.",
+    );
+    return null;
+  }
   return renderPart("li", {
-    "data-state": approvalState(request, c.now),
+    "data-status": approvalState(request, c.now),
     "data-source": request.source,
     "data-risk": request.risk,
     ...rest,
+    children: rest.children ?? <DefaultCard request={request} />,
   });
 }
+ApprovalQueueItem.displayName = "ApprovalQueue.Item";
+
+// The bulk buttons' own props reach their hooks through this, so they never land on the DOM button.
+const BulkContext = createContext<{ includeConfirmRequired: boolean; reason: string | undefined }>({
+  includeConfirmRequired: false,
+  reason: undefined,
+});
+
+const ApproveAllButton = createActionButton("ApprovalQueue.ApproveAll", () => {
+  const c = usePartContext(QueueContext, "ApprovalQueue.ApproveAll");
+  const { includeConfirmRequired } = useContext(BulkContext);
+  const { approveAll } = useApprovalQueue();
+  const count = c.approvable(includeConfirmRequired).length;
+  return {
+    action: count === 0 ? null : () => void approveAll({ includeConfirmRequired }),
+    label: "Approve all",
+    attributes: { "data-count": count },
+  };
+});
+
+const DenyAllButton = createActionButton("ApprovalQueue.DenyAll", () => {
+  const c = usePartContext(QueueContext, "ApprovalQueue.DenyAll");
+  const { reason } = useContext(BulkContext);
+  const { denyAll } = useApprovalQueue();
+  const count = c.deniable().length;
+  return {
+    action: count === 0 ? null : () => void denyAll(reason),
+    label: "Deny all",
+    attributes: { "data-count": count },
+  };
+});
 
 /** Props of `ApprovalQueue.ApproveAll`. */
 export interface ApprovalQueueApproveAllProps extends PrimitiveProps<"button"> {
@@ -147,25 +226,17 @@ export interface ApprovalQueueApproveAllProps extends PrimitiveProps<"button"> {
 
 /**
  * Approves every request that can be approved now (not submitting, decided, offline, expired or loading its
- * arguments). Disabled when there is none. Each request still takes exactly one decision.
+ * arguments); `data-count` is how many. Disabled (`data-disabled`) when there is none. Each request still takes
+ * exactly one decision.
  */
-function ApprovalQueueApproveAll(props: ApprovalQueueApproveAllProps) {
-  const c = usePartContext(QueueContext, "ApprovalQueue.ApproveAll");
-  const { approveAll } = useApprovalQueue();
-  const { includeConfirmRequired = false, onClick, ...rest } = props;
-  const count = c.approvable(includeConfirmRequired).length;
-  return renderPart("button", {
-    type: "button",
-    disabled: count === 0,
-    "data-count": count,
-    ...rest,
-    onClick: (e: MouseEvent<HTMLButtonElement>) => {
-      onClick?.(e);
-      if (!e.defaultPrevented) approveAll({ includeConfirmRequired });
-    },
-    children: rest.children ?? "Approve all",
-  });
+function ApprovalQueueApproveAll({ includeConfirmRequired = false, ...rest }: ApprovalQueueApproveAllProps) {
+  return (
+    <BulkContext.Provider value={{ includeConfirmRequired, reason: undefined }}>
+      <ApproveAllButton {...rest} />
+    </BulkContext.Provider>
+  );
 }
+ApprovalQueueApproveAll.displayName = "ApprovalQueue.ApproveAll";
 
 /** Props of `ApprovalQueue.DenyAll`. */
 export interface ApprovalQueueDenyAllProps extends PrimitiveProps<"button"> {
@@ -173,29 +244,20 @@ export interface ApprovalQueueDenyAllProps extends PrimitiveProps<"button"> {
   reason?: string;
 }
 
-/** Denies every request that can be answered now. Disabled when there is none. */
-function ApprovalQueueDenyAll(props: ApprovalQueueDenyAllProps) {
-  const c = usePartContext(QueueContext, "ApprovalQueue.DenyAll");
-  const { denyAll } = useApprovalQueue();
-  const { reason, onClick, ...rest } = props;
-  const count = c.deniable().length;
-  return renderPart("button", {
-    type: "button",
-    disabled: count === 0,
-    "data-count": count,
-    ...rest,
-    onClick: (e: MouseEvent<HTMLButtonElement>) => {
-      onClick?.(e);
-      if (!e.defaultPrevented) denyAll(reason);
-    },
-    children: rest.children ?? "Deny all",
-  });
+/** Denies every request that can be answered now; `data-count` is how many. Disabled when there is none. */
+function ApprovalQueueDenyAll({ reason, ...rest }: ApprovalQueueDenyAllProps) {
+  return (
+    <BulkContext.Provider value={{ includeConfirmRequired: false, reason }}>
+      <DenyAllButton {...rest} />
+    </BulkContext.Provider>
+  );
 }
+ApprovalQueueDenyAll.displayName = "ApprovalQueue.DenyAll";
 
 /** Props of `ApprovalQueue.Count`. */
 export type ApprovalQueueCountProps = PrimitiveProps<"span">;
 
-/** How many requests wait for a human (the number; children replace it). */
+/** How many requests wait for a human (the number, and `data-count`; children replace the number). */
 function ApprovalQueueCount(props: ApprovalQueueCountProps) {
   const c = usePartContext(QueueContext, "ApprovalQueue.Count");
   return renderPart("span", {
@@ -204,10 +266,12 @@ function ApprovalQueueCount(props: ApprovalQueueCountProps) {
     children: props.children ?? String(c.awaiting),
   });
 }
+ApprovalQueueCount.displayName = "ApprovalQueue.Count";
 
 /**
- * All pending approvals across sources in one list, with approve-all and deny-all. The root has `data-state`
- * (`pending | empty`) and `data-count`; each item has the request's `data-state`, `data-source` and `data-risk`.
+ * All pending approvals across sources in one list, with approve-all and deny-all. The root has `data-count`
+ * (requests waiting for a human) and `data-empty`; each item has the request's `data-status`, `data-source`
+ * and `data-risk`.
  *
  * @example
  * const requests = [
@@ -222,7 +286,7 @@ function ApprovalQueueCount(props: ApprovalQueueCountProps) {
  *   <ApprovalQueue.DenyAll />
  *   <ApprovalQueue.List>
  *     {(request) => (
- *       <ApprovalQueue.Item request={request}>
+ *       <ApprovalQueue.Item>
  *         <ApprovalCard.Root request={request}>
  *           <ApprovalCard.Title />
  *           <ApprovalCard.Arguments />

@@ -44,7 +44,7 @@ describe("useNow", () => {
     vi.setSystemTime(start + 600_000);
     render(<Card r={request(start + 360_000)} />);
     // No tick yet: what shows comes from mounting alone.
-    expect(screen.getByRole("article").getAttribute("data-state")).toBe("expired");
+    expect(screen.getByRole("article").getAttribute("data-status")).toBe("expired");
     expect(screen.getByText("Expired")).toBeTruthy();
     expect((screen.getByRole("button", { name: "Approve" }) as HTMLButtonElement).disabled).toBe(true);
   });

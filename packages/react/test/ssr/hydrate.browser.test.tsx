@@ -81,11 +81,11 @@ const afterMount: Record<string, (el: HTMLElement) => void> = {
   // Ten minutes from when the inputs were made, seen 61.5 s later.
   "ApprovalCard: expiring in ten minutes": (el) => {
     expect(texts(el, "time")[0]).toMatch(/^Expires in 8:5\d$/);
-    expect(el.querySelector("article")?.getAttribute("data-state")).toBe("requested");
+    expect(el.querySelector("article")?.getAttribute("data-status")).toBe("requested");
   },
   "ApprovalCard: expired": (el) => {
     expect(texts(el, "time")).toEqual(["Expired"]);
-    expect(el.querySelector("article")?.getAttribute("data-state")).toBe("expired");
+    expect(el.querySelector("article")?.getAttribute("data-status")).toBe("expired");
     expect(el.querySelector("time")?.hasAttribute("data-expired")).toBe(true);
   },
   // Started 95 s before the inputs were made, seen 61.5 s later.
@@ -93,7 +93,7 @@ const afterMount: Record<string, (el: HTMLElement) => void> = {
   "AgentToolRun: running, first seen now": (el) => expect(texts(el, "time")[0]).toBe("0:00"),
   "RunTray: open, every status": (el) => expect(texts(el, "time")).toEqual(["0:00", "0:00"]),
   "Approval adapters: open connection": (el) =>
-    expect(el.querySelector("article")?.getAttribute("data-state")).toBe("requested"),
+    expect(el.querySelector("article")?.getAttribute("data-status")).toBe("requested"),
   "ApprovalCard: high risk, confirm dialog open": () =>
     expect(document.querySelector('[role="alertdialog"]')?.textContent).toContain("Approve deploy?"),
 };
@@ -154,7 +154,7 @@ describe("hydrating server HTML in a browser with another locale, time zone and 
     expect(problems).toEqual([]);
     await vi.waitFor(() => {
       const cards = Array.from(container.querySelectorAll("article"));
-      expect(cards.map((a) => a.getAttribute("data-state"))).toContain("requested");
+      expect(cards.map((a) => a.getAttribute("data-status"))).toContain("requested");
       expect(cards.map((a) => a.querySelector("h3")?.textContent)).toContain("Expense: team lunch (120 EUR)");
     });
   });

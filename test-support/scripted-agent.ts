@@ -3,7 +3,7 @@
  * which records every frame and call, and a replay of a recorded real-server transcript that answers what the
  * client sends with the frames the real server sent next.
  */
-import type { TranscriptLine } from "../../../test-support/transcripts.ts";
+import type { TranscriptLine } from "./transcripts.ts";
 
 type Listener = (e: Event) => void;
 

@@ -1,0 +1,27 @@
+/** `ApprovalCard.Status`: the card's live region, saying what happened to the request. */
+import { type ApprovalRequest, type ApprovalState, approvalStatusText } from "@runboard/protocol";
+import type { ReactNode } from "react";
+import { type AnnouncerProps, renderAnnouncer, usePartContext } from "../primitives/index.ts";
+import { CardContext } from "./approval-card-context.ts";
+
+/** Props of `ApprovalCard.Status`. */
+export interface ApprovalCardStatusProps extends AnnouncerProps {
+  /** Replaces the default text; a function gets the state and the request. */
+  children?: ReactNode | ((state: ApprovalState, request: ApprovalRequest) => ReactNode);
+}
+
+/**
+ * A polite live region announcing the outcome ("Approved.", "Denied: <reason>.", "Answered elsewhere: …"), and
+ * nothing while the request waits. Always rendered, so screen readers hear each change. Unlike the kit's other
+ * announcers it is shown by default, being the card's visible status line too; `visible={false}` hides it.
+ */
+export function ApprovalCardStatus(props: ApprovalCardStatusProps) {
+  const c = usePartContext(CardContext, "ApprovalCard.Status");
+  const { children, visible = true, ...rest } = props;
+  const text =
+    typeof children === "function"
+      ? children(c.state, c.request)
+      : (children ?? approvalStatusText(c.state, c.request));
+  return renderAnnouncer(text, { visible, "data-status": c.state, ...rest });
+}
+ApprovalCardStatus.displayName = "ApprovalCard.Status";
