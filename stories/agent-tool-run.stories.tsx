@@ -1,6 +1,7 @@
+import type { CallableAgent } from "@runboard/client";
 import { delay, milestone, progress, text } from "@runboard/mock-server/msw";
 import { getRunsForToolCall, type Part, type AgentToolRun as RunData } from "@runboard/protocol";
-import { AgentToolRun, useAgentChat, useAgentToolEvents, useChildChat } from "@runboard/react";
+import { AgentToolRun, Progress, useAgentChat, useAgentToolEvents, useChildChat } from "@runboard/react";
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { expect, userEvent, waitFor, within } from "storybook/test";
@@ -188,6 +189,7 @@ function usePartRenderer(
     onRetry: (r: RunData) => void;
     onReconnect: (r: RunData) => void;
     onDrillIn: (r: RunData) => void;
+    agent?: CallableAgent;
   },
 ): RunView {
   const view: RunView = {
@@ -210,9 +212,12 @@ function RunCard({
   onRetry,
   onReconnect,
   onDrillIn,
+  agent,
 }: {
   run: RunData;
   renderPart: (part: Part) => ReactNode;
+  /** The connection whose `cancelAgentTool` Cancel calls; without it Cancel stays disabled. */
+  agent?: CallableAgent;
   onRetry?: (r: RunData) => void;
   onReconnect?: (r: RunData) => void;
   onDrillIn?: (r: RunData) => void;
@@ -224,6 +229,7 @@ function RunCard({
       {...(onRetry ? { onRetry } : {})}
       {...(onReconnect ? { onReconnect } : {})}
       {...(onDrillIn ? { onDrillIn } : {})}
+      {...(agent ? { agent } : {})}
     >
       <AgentToolRun.Header className="rb-run-header">
         <AgentToolRun.Icon />
@@ -238,7 +244,10 @@ function RunCard({
           Details
         </AgentToolRun.Trigger>
       </AgentToolRun.Header>
-      {/* A slot for the app's progress bar (`<Progress.Root>`) would go here. */}
+      <AgentToolRun.Progress className="rb-run-progress">
+        <Progress.Indicator className="rb-run-progress-bar" />
+      </AgentToolRun.Progress>
+      <AgentToolRun.Milestones className="rb-run-milestones" />
       <AgentToolRun.Content className="rb-run-content">
         <AgentToolRun.Input className="rb-run-input" />
         <AgentToolRun.Transcript className="rb-run-transcript" aria-label="Agent transcript">
@@ -249,6 +258,7 @@ function RunCard({
         <AgentToolRun.Interrupted className="rb-run-interrupted" />
       </AgentToolRun.Content>
       <div className="rb-run-actions">
+        <AgentToolRun.Cancel />
         <AgentToolRun.Retry />
         <AgentToolRun.Reconnect />
         <AgentToolRun.DrillIn />
@@ -303,6 +313,7 @@ function RunChat({ word }: { word: string }) {
     },
     onReconnect: () => agent.reconnect(),
     onDrillIn: setDrilled,
+    agent,
   });
   return (
     <div className="rb-chat">
