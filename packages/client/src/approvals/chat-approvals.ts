@@ -92,6 +92,7 @@ export class ChatApprovals {
     this.options = { ...next, ...(this.agent ? { agent: this.agent } : {}) };
   }
 
+  /** Calls `fn` whenever the requests may have changed. Returns the unsubscribe. */
   subscribe = (fn: () => void): (() => void) => this.listeners.subscribe(fn);
 
   private changed = () => {

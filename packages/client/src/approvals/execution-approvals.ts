@@ -83,6 +83,7 @@ export class ExecutionApprovals {
     this.options = { ...next, agent: this.agent };
   }
 
+  /** Calls `fn` whenever the requests may have changed. Returns the unsubscribe. */
   subscribe = (fn: () => void): (() => void) => this.listeners.subscribe(fn);
 
   private get methods(): ExecutionMethods {

@@ -80,6 +80,7 @@ export class WorkflowApprovals {
     this.options = { ...next, agent: this.agent };
   }
 
+  /** Calls `fn` whenever the requests may have changed. Returns the unsubscribe. */
   subscribe = (fn: () => void): (() => void) => this.listeners.subscribe(fn);
 
   private changed = () => {
