@@ -65,8 +65,8 @@ const NO_STORE = {
   getSnapshot: (): AgentToolRunsState => ({ runsById: {}, runsByToolCallId: {}, unboundRuns: [] }),
 } as unknown as AgentToolRuns;
 
-/** Props of `AgentToolRun.Root`. */
 // `onError` is a failed cancel here, not the DOM's resource error event (a div has none of its own).
+/** Props of `AgentToolRun.Root`. */
 export interface AgentToolRunRootProps extends Omit<PrimitiveProps<"div">, "onError">, RunActionProps {
   /** The run to show. Or pass `runs` and `runId` to re-render only when that run changes. */
   run?: AgentToolRunData;

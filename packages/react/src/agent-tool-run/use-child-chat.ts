@@ -27,6 +27,11 @@ type Opened = ReturnType<typeof openChildChat> | null;
 const noop = () => () => {};
 const none = () => null;
 
+const lifecycle = {
+  start: (o: Opened) => o?.start(),
+  dispose: (o: Opened) => o?.close(),
+};
+
 /**
  * Opens the chat of `run`'s child agent under the parent agent `parent` (the same address options the
  * parent's `useAgent` got: `agent`, `name`, `host`, …). Returns null while `run` or `parent` is null.
@@ -38,11 +43,6 @@ const none = () => null;
  * child?.snapshot.messages.map((m) => <Message key={m.id} message={m} />);
  * ```
  */
-const lifecycle = {
-  start: (o: Opened) => o?.start(),
-  dispose: (o: Opened) => o?.close(),
-};
-
 export function useChildChat(
   parent: AgentClientOptions | null,
   run: Pick<AgentToolRun, "subAgent"> | null | undefined,

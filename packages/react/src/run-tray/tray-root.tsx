@@ -57,8 +57,8 @@ export const TrayContext = createPartContext<TrayContextValue>("RunTray.Root");
 const NO_RUNS: readonly AgentToolRun[] = Object.freeze([]);
 const NO_IDS: readonly string[] = Object.freeze([]);
 
-/** Props of `RunTray.Root`. */
 // `onError` is the cancel failure here, not the DOM's resource error event (a section has none of its own).
+/** Props of `RunTray.Root`. */
 export interface RunTrayRootProps extends Omit<PrimitiveProps<"section">, "onError">, RunActionProps {
   /** The runs to list: `useAgentToolEvents().unboundRuns` for background runs, or any runs. */
   runs: readonly AgentToolRun[];
