@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { agentEventLabel, messageText } from "./event-label.ts";
+import { agentEventLabel, isAgentEvent, messageText } from "./event-label.ts";
 
 describe("agentEventLabel", () => {
   it("names each kind of server-injected message", () => {
@@ -35,5 +35,13 @@ describe("messageText", () => {
         parts: [{ type: "text", text: "a" }, { type: "step-start" }, { type: "text", text: "b" }],
       }),
     ).toBe("ab");
+  });
+});
+
+describe("isAgentEvent", () => {
+  it("tells server-injected messages from ordinary ones", () => {
+    expect(isAgentEvent({ id: "detached-finish:r1:completed", metadata: undefined })).toBe(true);
+    expect(isAgentEvent({ id: "m1", metadata: { source: "scheduled-task" } })).toBe(true);
+    expect(isAgentEvent({ id: "m2", metadata: undefined })).toBe(false);
   });
 });

@@ -7,6 +7,7 @@ import {
   endingsAnnouncement,
   isStalled,
   observeEndings,
+  observeRun,
   runEndAnnouncement,
   settleCancelling,
   stallDueAt,
@@ -63,6 +64,17 @@ describe("stall", () => {
     expect(stalledLabel(30_000)).toBe("No update for 30 seconds");
     expect(stalledLabel(1000)).toBe("No update for 1 second");
     expect(stalledLabel(300_000)).toBe("No update for 5 minutes");
+  });
+});
+
+describe("observeRun", () => {
+  it("is the same record for the same run object, and a signal with new times for a new one", () => {
+    const a = run("a");
+    const seen = observeRun(undefined, a, 100);
+    expect(seen).toEqual({ run: a, times: { startedAt: 100, endedAt: null }, lastSignalAt: 100 });
+    expect(observeRun(seen, a, 900)).toBe(seen);
+    const ended = observeRun(seen, { ...a, status: "error" }, 1000);
+    expect([ended.lastSignalAt, ended.times]).toEqual([1000, { startedAt: 100, endedAt: 1000 }]);
   });
 });
 
