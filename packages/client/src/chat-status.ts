@@ -1,0 +1,120 @@
+/**
+ * What the chat store publishes: its `status` and streaming flags, read from the resume machine's live
+ * streams and the store's own bookkeeping, as the official hook reports them.
+ */
+import {
+  getToolName,
+  isToolUIPart,
+  type MessageList,
+  type ResumeMachine,
+  type StreamOrigin,
+  type ToolPartLike,
+} from "@runboard/protocol";
+import type { UIMessage } from "ai";
+import type { ChatQueue } from "./chat-queue.ts";
+import type { ChatSessionOptions, ChatSnapshot, ChatStatus } from "./chat-types.ts";
+import { detectToolsRequiringConfirmation } from "./client-tools.ts";
+
+/** What the status is read from: the chat store's shared state (`ChatCore`). */
+export interface ChatStatusSource<M extends UIMessage> {
+  readonly list: MessageList;
+  readonly rm: ResumeMachine;
+  readonly options: ChatSessionOptions<M>;
+  readonly queue: ChatQueue<M>;
+  readonly failed: boolean;
+  readonly error: Error | undefined;
+  readonly recovering: boolean;
+  readonly localRequest: string | undefined;
+  readonly started: ReadonlySet<string>;
+  readonly stopped: ReadonlySet<string>;
+  readonly probed: ReadonlySet<string>;
+  readonly toolCallsRunning: ReadonlySet<string>;
+}
+
+/** The snapshot subscribers see. */
+export function snapshotOf<M extends UIMessage>(c: ChatStatusSource<M>): ChatSnapshot<M> {
+  const isServerStreaming = serverStreaming(c);
+  const status = currentStatus(c);
+  return {
+    messages: c.list.messages as readonly M[],
+    status,
+    error: c.error,
+    isStreaming: status === "streaming" || isServerStreaming,
+    isServerStreaming,
+    isToolContinuation: c.rm.isToolContinuation,
+    isRecovering: c.recovering,
+    experimental_queuedMessages: c.queue.messages,
+  };
+}
+
+/**
+ * As the official hook: `submitted` from a request of this tab, a tool result or approval awaiting its
+ * continuation, or a stream found by a resume probe, until its first content chunk; `streaming` while it
+ * delivers. The wait for the answer to a resume probe stays `ready`, as upstream's. Streams of other tabs and of the server
+ * show as `isServerStreaming` instead, and so do client tool calls still running here.
+ */
+export function currentStatus<M extends UIMessage>(c: ChatStatusSource<M>): ChatStatus {
+  if (c.failed) return "error";
+  let waiting = c.localRequest !== undefined && !c.stopped.has(c.localRequest);
+  for (const [id, origin] of c.rm.activeStreams) {
+    if (!asked(c, id, origin) || c.stopped.has(id)) continue;
+    if (c.started.has(id)) return "streaming";
+    waiting = true;
+  }
+  return waiting || c.rm.isToolContinuation ? "submitted" : "ready";
+}
+
+/**
+ * A stream this tab asked for: its own request, its tool continuation, or one a probe of its own found.
+ * Others (another tab's turn, an offer nobody here asked for) show as `isServerStreaming`, as upstream's
+ * observer does, and never hold `status`.
+ */
+function asked<M extends UIMessage>(c: ChatStatusSource<M>, id: string, origin: StreamOrigin): boolean {
+  if (origin === "local") return true;
+  if (origin === "observed") return false;
+  return c.probed.has(id) || c.rm.continuationStream === id;
+}
+
+function serverStreaming<M extends UIMessage>(c: ChatStatusSource<M>): boolean {
+  for (const [id, origin] of c.rm.activeStreams) if (!asked(c, id, origin) && !c.stopped.has(id)) return true;
+  return hasPendingClientToolCalls(c);
+}
+
+/** A client tool call of the last message is running here, or will (its tool has `execute`). */
+function hasPendingClientToolCalls<M extends UIMessage>(c: ChatStatusSource<M>): boolean {
+  const last = c.list.messages.at(-1);
+  if (last?.role !== "assistant") return false;
+  const { tools } = c.options;
+  if (!tools && c.toolCallsRunning.size === 0) return false;
+  const confirm = confirmationTools(c);
+  for (const p of last.parts) {
+    if (!isToolUIPart(p) || p.state !== "input-available") continue;
+    const name = getToolName(p as ToolPartLike);
+    if (confirm.includes(name)) continue;
+    if (c.toolCallsRunning.has((p as ToolPartLike).toolCallId) || tools?.[name]?.execute) return true;
+  }
+  return false;
+}
+
+/** Tools whose calls wait for a human: `toolsRequiringConfirmation`, or the `tools` without `execute`. */
+export function confirmationTools<M extends UIMessage>(c: ChatStatusSource<M>): string[] {
+  return c.options.toolsRequiringConfirmation ?? detectToolsRequiringConfirmation(c.options.tools);
+}
+
+/** A request of ours is running, or the assistant waits for a tool result or an approval. */
+export function isRequesting<M extends UIMessage>(c: ChatStatusSource<M>): boolean {
+  const status = currentStatus(c);
+  return status === "submitted" || status === "streaming";
+}
+
+/** A request of ours is running, or the last assistant message waits for a tool result or an approval. */
+export function isBusy<M extends UIMessage>(c: ChatStatusSource<M>): boolean {
+  if (isRequesting(c)) return true;
+  const last = c.list.messages.at(-1);
+  return (
+    last?.role === "assistant" &&
+    last.parts.some(
+      (p) => isToolUIPart(p) && (p.state === "input-available" || p.state === "approval-requested"),
+    )
+  );
+}

@@ -1,0 +1,265 @@
+/**
+ * The transcript side of the chat store: the first load (`getInitialMessages` or `GET …/get-messages`), a
+ * load that waits for the agent's address, full transcripts from the server applied over what is streaming
+ * here, and reading the transcript again after this tab may have missed part of it.
+ */
+import type { UIMessage } from "ai";
+import { SOCKET_ADDRESS_PENDING } from "./agent-client.ts";
+import type { ChatCore } from "./chat-core.ts";
+import type { ChatAgentLike, TranscriptResult } from "./chat-types.ts";
+
+/** The agent's address is not known yet (an async `query` still resolving), on our object or the official one. */
+export function isAddressPending(agent: ChatAgentLike): boolean {
+  return (agent as unknown as Record<symbol, unknown>)[SOCKET_ADDRESS_PENDING] === true;
+}
+
+/**
+ * The agent's HTTP URL without the connection id (`_pk`), as the official hook hands it to
+ * `getInitialMessages`; undefined while the address is pending or when the agent has no URL.
+ */
+export function agentBaseUrl(agent: ChatAgentLike): string | undefined {
+  if (isAddressPending(agent)) return undefined;
+  const raw = agent.getHttpUrl?.();
+  if (!raw) return undefined;
+  try {
+    const url = new URL(raw);
+    url.searchParams.delete("_pk");
+    return url.toString();
+  } catch {
+    return undefined;
+  }
+}
+
+function checkTranscript<M>(messages: unknown): M[] {
+  if (!Array.isArray(messages)) throw new Error("the transcript is not a list of messages");
+  return messages as M[];
+}
+
+/** Why loading failed, in words without the URL (it may carry a token). */
+function loadError(e: unknown): Error {
+  const reason = e instanceof Error ? e.message : String(e);
+  return new Error(`Loading the transcript failed: ${reason}`, { cause: e });
+}
+
+/** Loads, applies and re-reads the transcript of one chat store. */
+export class TranscriptSync<M extends UIMessage = UIMessage> {
+  /** A server transcript (a snapshot frame) arrived: a late initial load must not be merged over it. */
+  private snapshotSeen = false;
+  /** `attach()` skipped the load because the address was pending. */
+  private loadWaitsForAddress = false;
+  /** The transcript loaded before `attach()` (the hook's Suspense path). */
+  private seeded: TranscriptResult<M> | undefined;
+  private resyncing = false;
+  private resyncAgain = false;
+
+  constructor(private readonly c: ChatCore<M>) {}
+
+  /** See `ChatSession.seedTranscript`. */
+  seed(result: TranscriptResult<M>): void {
+    const { c } = this;
+    if (this.seeded || c.attached) return;
+    this.seeded = result;
+    if (result.messages) {
+      c.list.replaceAll(result.messages);
+      c.store.setState(c.compute(), true);
+    }
+  }
+
+  /** Whether `attach()` would load a transcript now: not attached or seeded yet, not opted out, address known. */
+  get wantsInitial(): boolean {
+    const { getInitialMessages, agent } = this.c.options;
+    if (this.c.attached || this.seeded || getInitialMessages === null || isAddressPending(agent))
+      return false;
+    return getInitialMessages !== undefined || agentBaseUrl(agent) !== undefined;
+  }
+
+  /** Loads the transcript the way `attach()` would, without applying it (the hook caches it for Suspense). */
+  loadInitial(): Promise<TranscriptResult<M>> {
+    return this.load().then(
+      (messages) => (messages ? { messages } : {}),
+      (e: unknown) => ({ error: loadError(e) }),
+    );
+  }
+
+  /** The first transcript on `attach()`: the seeded one, or a load now (or once the address is known). */
+  loadOnAttach(): Promise<void> {
+    const seeded = this.seeded;
+    return seeded ? Promise.resolve(this.reportLoad(seeded)) : this.hydrate();
+  }
+
+  private reportLoad(result: TranscriptResult<M>) {
+    if (result.error) this.c.fail(result.error);
+  }
+
+  private async hydrate() {
+    const { c } = this;
+    if (this.addressPending()) {
+      // Nothing is fetched without the address's token; `loadWhenAddressReady` runs it once it is known.
+      this.loadWaitsForAddress = true;
+      return;
+    }
+    const result = await this.loadInitial();
+    if (c.disposed) return;
+    this.reportLoad(result);
+    if (!result.messages) return;
+    if (c.list.length === 0 && c.streamMessage.size === 0) c.list.replaceAll(result.messages);
+    else if (!this.snapshotSeen) {
+      // Sent (or streamed) before the transcript came: keep that, with the older messages in front of it.
+      const here = new Set(c.list.messages.map((m) => m.id));
+      const missing = result.messages.filter((m) => !here.has(m.id));
+      if (missing.length > 0) c.list.replaceAll([...missing, ...(c.list.messages as M[])]);
+    }
+    c.changed();
+  }
+
+  /** See `ChatSession.loadWhenAddressReady`. */
+  loadWhenAddressReady(): void {
+    if (!this.loadWaitsForAddress || this.c.disposed || this.addressPending()) return;
+    this.loadWaitsForAddress = false;
+    void this.hydrate().then(() => this.c.sides.tools.runClientTools());
+  }
+
+  private addressPending(): boolean {
+    const { agent, getInitialMessages } = this.c.options;
+    if (getInitialMessages === null) return false;
+    return isAddressPending(agent);
+  }
+
+  /** The server's transcript: the app's `getInitialMessages`, else `GET …/get-messages`; none when opted out. */
+  private async load(): Promise<M[] | undefined> {
+    const { getInitialMessages, agent, credentials, headers } = this.c.options;
+    if (getInitialMessages === null || isAddressPending(agent)) return undefined;
+    const url = agentBaseUrl(agent);
+    if (getInitialMessages) {
+      const messages = await getInitialMessages({
+        ...(agent.agent === undefined ? {} : { agent: agent.agent }),
+        ...(agent.name === undefined ? {} : { name: agent.name }),
+        ...(url === undefined ? {} : { url }),
+      });
+      return checkTranscript(messages);
+    }
+    if (!url) return undefined;
+    const target = new URL(url);
+    target.pathname = `${target.pathname.replace(/\/$/, "")}/get-messages`;
+    const res = await fetch(target, {
+      ...(credentials ? { credentials } : {}),
+      ...(headers ? { headers } : {}),
+    });
+    if (!res.ok) throw new Error(`HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ""}`);
+    const text = await res.text();
+    return text.trim() ? checkTranscript(JSON.parse(text)) : [];
+  }
+
+  /**
+   * Reads the transcript again once nothing is live here, when this tab may have missed part of it: after a
+   * reconnect (AIChatAgent pushes no transcript on connect), or when an authoritative idle ended streams or a
+   * continuation this tab was still waiting for. Their last chunks went to a socket that is gone, so the
+   * messages they wrote were cut short here, or never arrived (found by the fault suites: a drop near the end
+   * of a turn or of a tool continuation left the answer half written). The server persisted them whole.
+   */
+  maybeResync(): void {
+    const { c } = this;
+    if (!c.resyncDue || c.disposed) return;
+    if (c.rm.probeId !== undefined || c.rm.activeStreams.size > 0 || c.rm.isToolContinuation) return;
+    c.resyncDue = false;
+    void this.resync();
+  }
+
+  /**
+   * Applies the server's transcript as a snapshot. A transcript that changes meanwhile (a new turn) makes the
+   * answer stale, so it is asked again, a few times at most. Client tools of a message that only arrived
+   * this way run as after a stream's end.
+   */
+  private async resync() {
+    if (this.resyncing) {
+      this.resyncAgain = true;
+      return;
+    }
+    this.resyncing = true;
+    try {
+      do {
+        this.resyncAgain = false;
+        await this.resyncOnce();
+      } while (this.resyncAgain && !this.c.disposed);
+    } catch (e) {
+      this.c.fail(
+        new Error(`Reloading the transcript failed: ${e instanceof Error ? e.message : String(e)}`),
+      );
+    } finally {
+      this.resyncing = false;
+    }
+  }
+
+  private async resyncOnce() {
+    const { c } = this;
+    for (let attempt = 0; attempt < 3 && !c.disposed; attempt++) {
+      const before = c.list.messages;
+      const messages = await this.load();
+      if (!messages || c.disposed) return;
+      if (c.list.messages !== before) continue;
+      this.snapshot(messages);
+      this.resendLost(messages);
+      c.changed();
+      await c.sides.tools.runClientTools();
+      return;
+    }
+  }
+
+  /**
+   * Sends again the answers a dropped socket lost, which the transcript just read shows still awaited. No
+   * continuation is awaited for them: another tab's decision may reach the server first, which then ignores
+   * this one, and a continuation waited for would never come. One that does come shows as a server stream.
+   */
+  private resendLost(messages: readonly M[]) {
+    for (const [toolCallId, answer] of this.c.inFlight.lost(messages)) {
+      this.c.sides.tools.patchToolPart(toolCallId, answer.patch);
+      this.c.send(answer.frame);
+    }
+  }
+
+  /**
+   * A full transcript from the server replaces ours, except that a message still streaming here is kept when
+   * the snapshot lacks it or holds an older copy, unless a later assistant message follows it there: then the
+   * server has already split the turn (Think persists continuations separately) and its version is right.
+   */
+  snapshot(messages: M[]): void {
+    const { c } = this;
+    this.snapshotSeen = true;
+    const next = messages.slice();
+    const local = c.list.messages;
+    for (const [streamId, id] of c.streamMessage) {
+      const mineAt = local.findIndex((m) => m.id === id);
+      const mine = local[mineAt];
+      if (!mine) continue;
+      const at = next.findIndex((m) => m.id === id);
+      if (at < 0) {
+        const renamed = this.serverCopyOf(mineAt, next);
+        if (renamed) {
+          // The server stored this reply under its own id (a reply without a `start` id, or renamed): one
+          // message, the server's, which the rest of the stream now writes to.
+          c.list.rebindStream(streamId, renamed.id);
+          c.streamMessage.set(streamId, renamed.id);
+        } else next.push(mine as M);
+      } else {
+        const laterAssistant = next.slice(at + 1).some((m) => m.role === "assistant");
+        if (!laterAssistant && (next[at] as M).parts.length < mine.parts.length) next[at] = mine as M;
+      }
+    }
+    c.list.replaceAll(next);
+  }
+
+  /**
+   * The server's copy of the local assistant message at `mineAt`, when a snapshot holds it under another id:
+   * the message before it here is there too, followed by an assistant message this tab does not know.
+   */
+  private serverCopyOf(mineAt: number, next: readonly M[]): M | undefined {
+    const local = this.c.list.messages;
+    if (local[mineAt]?.role !== "assistant") return undefined;
+    const anchor = local[mineAt - 1];
+    if (!anchor) return undefined;
+    const a = next.findIndex((m) => m.id === anchor.id);
+    const candidate = a < 0 ? undefined : next[a + 1];
+    if (candidate?.role !== "assistant" || local.some((m) => m.id === candidate.id)) return undefined;
+    return candidate;
+  }
+}
