@@ -7,187 +7,33 @@ import {
   type AgentAddress,
   agentHttpUrl,
   agentUrl,
-  encodeRpcRequest,
   encodeSetState,
   type McpServersState,
-  type RpcResponseFrame,
 } from "@runboard/protocol";
 import { WebSocket as ReconnectingWebSocket } from "partysocket";
+import {
+  type AgentClientOptions,
+  AgentConnectionError,
+  type CallOptions,
+  type ConnectionStatus,
+  isTerminalCloseCode,
+  SOCKET_ADDRESS_PENDING,
+} from "./agent-client-types.ts";
+import { type AgentStub, createStub, RpcCalls, randomId } from "./agent-rpc.ts";
+import { loadWsPackage, needsWsPackage } from "./default-websocket.ts";
 import { readFrame } from "./frame-source.ts";
 
-export type ConnectionStatus = "connecting" | "open" | "closed";
-
-/** Why the connection gave up: the server refused it with a terminal close code. */
-export class AgentConnectionError extends Error {
-  override readonly name = "AgentConnectionError";
-  constructor(
-    readonly code: number,
-    readonly reason: string,
-  ) {
-    super(`Agent connection closed with ${code}${reason ? `: ${reason}` : ""}`);
-  }
-}
-
-/** Streaming RPC callbacks (the official `StreamOptions`). */
-export interface StreamCallbacks {
-  onChunk?: (chunk: unknown) => void;
-  onDone?: (result: unknown) => void;
-  onError?: (error: string) => void;
-}
-
-/**
- * Streaming callbacks and a timeout after which the call rejects. Both official forms are accepted: the
- * callbacks themselves, or `{ stream, timeout }`.
- */
-export interface CallOptions extends StreamCallbacks {
-  stream?: StreamCallbacks;
-  /** Rejects the call if no final answer arrives in time. Default: `defaultCallTimeout` for plain calls,
-   * none for streaming ones (as the official client). */
-  timeout?: number;
-  /** Older name of `timeout`. */
-  timeoutMs?: number;
-}
-
-/** The official reconnect options (partysocket's), under their names. */
-export interface ReconnectOptions {
-  minReconnectionDelay?: number;
-  maxReconnectionDelay?: number;
-  reconnectionDelayGrowFactor?: number;
-  minUptime?: number;
-  connectionTimeout?: number;
-  maxRetries?: number;
-  maxEnqueuedMessages?: number;
-  debug?: boolean;
-  debugLogger?: (...args: unknown[]) => void;
-}
+export * from "./agent-client-types.ts";
+export type { AgentStub } from "./agent-rpc.ts";
 
 type Query = NonNullable<AgentAddress["query"]>;
+type Listener = (event: Event) => void;
+type AnyMethods = Record<string, (...args: never[]) => unknown>;
 
-export interface AgentClientOptions<State = unknown>
-  extends Omit<AgentAddress, "pk" | "query">,
-    ReconnectOptions {
-  /**
-   * Query parameters, or an async function returning them (auth tokens). The result is cached for
-   * `cacheTtl` ms and dropped on every disconnect, so a reconnect fetches a fresh token.
-   */
-  query?: Query | (() => Query | Promise<Query>);
-  /** How long an async `query` result is reused. Default 5 minutes. */
-  cacheTtl?: number;
-  /**
-   * WebSocket implementation. Default: the global one; in Node when there is none (Node 20) or it is jsdom's
-   * (which fails under Node), the `ws` package if it is installed.
-   */
-  WebSocket?: unknown;
-  /** Reconnect backoff, short form. Defaults: 1 s growing ×1.3 up to 10 s, retrying forever (partysocket's). */
-  reconnect?: { minDelayMs?: number; maxDelayMs?: number; maxRetries?: number };
-  /** Connection id (`_pk`). Default: a random UUID. */
-  id?: string;
-  /** WebSocket subprotocols. */
-  protocols?: string | string[];
-  /** Return false to stop reconnecting after this close. Terminal codes (1008, 4000–4999) stop regardless. */
-  shouldReconnectOnClose?: (event: CloseEvent) => boolean;
-  /** Timeout of calls without streaming callbacks. Default 30 s, as the official client. */
-  defaultCallTimeout?: number;
-  /** Reconnecting stopped for good (a terminal code, `shouldReconnectOnClose`, or `maxRetries` spent). */
-  onConnectionError?: (error: AgentConnectionError) => void;
-  /**
-   * Only `"cf-websocket"` (the default) is spoken here; the experimental `"capnweb"` transport is refused
-   * through `onError` and the socket is used instead.
-   */
-  transport?: "cf-websocket" | "capnweb";
-  onStateUpdate?: (state: State, source: "server" | "client") => void;
-  onStateUpdateError?: (error: string) => void;
-  /** The server said which instance this is (`name`, kebab-case `agent`), as the official callback. */
-  onIdentity?: (name: string, agent: string) => void;
-  /** The instance changed across a reconnect (server-side routing). Without it a warning is logged. */
-  onIdentityChange?: (oldName: string, newName: string, oldAgent: string, newAgent: string) => void;
-  onMcpUpdate?: (mcp: McpServersState) => void;
-  /** Malformed frames from the wire and terminal connection errors. Never throws into the app. */
-  onError?: (error: Error) => void;
-  /** Start without connecting; call `reconnect()` to connect. */
-  startClosed?: boolean;
-  /**
-   * Make the client without any IO (no socket, timer or browser global) until `connect()` is called. The
-   * hooks use it so that a server render or a render React throws away never opens a connection.
-   * Default false: the constructor connects.
-   */
-  lazy?: boolean;
-}
-
-/**
- * Set while the connection's address is not known yet (an async `query` still resolving): `getHttpUrl()` then
- * returns `""`. The official hook marks its socket with the same registered symbol, so either object can be
- * handed to `useAgentChat`.
- */
-export const SOCKET_ADDRESS_PENDING: unique symbol = Symbol.for(
-  "cloudflare.agents.socketAddressPending",
-) as never;
-
-interface Pending {
-  resolve: (v: unknown) => void;
-  reject: (e: Error) => void;
-  options: CallOptions;
-  timer?: ReturnType<typeof setTimeout>;
-  /** The frame, until it has gone out on an open socket; `undefined` once sent. */
-  unsent?: string;
-}
-
-// Property probes JS engines and test tools make on any object; the stub must not turn them into RPC.
-const NOT_METHODS = new Set([
-  "toJSON",
-  "then",
-  "catch",
-  "finally",
-  "valueOf",
-  "toString",
-  "constructor",
-  "prototype",
-  "$$typeof",
-  "@@toStringTag",
-  "asymmetricMatch",
-  "nodeType",
-]);
-
-/** Close codes after which reconnecting cannot help: policy (1008) and application codes (4000–4999). */
 /** Drops undefined values, so partysocket's defaults apply to what the app did not set. */
 function definedOnly<T extends Record<string, unknown>>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
-
-/**
- * In Node, the global WebSocket is missing (Node 20) or is jsdom's, which dispatches its own realm's events to a
- * Node EventTarget and throws ("The event argument must be an instance of Event"). The `ws` package works in both.
- */
-function needsWsPackage(): boolean {
-  const proc = (globalThis as { process?: { versions?: { node?: unknown } } }).process;
-  const node = typeof proc?.versions?.node === "string";
-  if (!node) return false;
-  if (typeof WebSocket === "undefined") return true;
-  if (typeof navigator === "undefined" || !/jsdom/i.test(navigator.userAgent ?? "")) return false;
-  // Only jsdom's own class fails; a replacement a test installed (MSW's interceptor, a fake) is what the test
-  // wants used. jsdom's is a plain class; MSW's is a Proxy, which prints as native code.
-  return /^class\b/.test(Function.prototype.toString.call(WebSocket));
-}
-
-async function loadWsPackage(): Promise<unknown> {
-  const name = "ws";
-  const m = (await import(/* @vite-ignore */ name)) as { WebSocket?: unknown; default?: unknown };
-  return m.WebSocket ?? m.default;
-}
-
-export const isTerminalCloseCode = (code: number) => code === 1008 || (code >= 4000 && code <= 4999);
-
-type Listener = (event: Event) => void;
-type AnyMethods = Record<string, (...args: never[]) => unknown>;
-/** `stub.method(...args)` as a promise of the method's (awaited) result. */
-export type AgentStub<M> = {
-  [K in keyof M]: M[K] extends (...a: infer A) => infer R ? (...a: A) => Promise<Awaited<R>> : never;
-};
-
-const randomId = () =>
-  typeof crypto?.randomUUID === "function"
-    ? crypto.randomUUID()
-    : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
 
 /**
  * A connection to an agent. With `lazy: true` constructing one does no IO (no socket, no timer, no browser
@@ -206,7 +52,12 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
   private socket: ReconnectingWebSocket | undefined;
   /** Frames sent before `connect()`, handed to the socket once it exists (it buffers them until open). */
   private early: string[] = [];
-  private readonly pending = new Map<string, Pending>();
+  private readonly rpc = new RpcCalls({
+    openSocket: () => (this.socket?.readyState === 1 ? this.socket : undefined),
+    closedForGood: () => this.closedForGood,
+    defaultTimeout: () => this.options.defaultCallTimeout ?? 30_000,
+    onError: (e) => this.options.onError?.(e),
+  });
   private readonly listeners = new Map<string, Set<Listener>>();
   private readonly address: AgentAddress;
   private readonly watchers = new Set<() => void>();
@@ -290,7 +141,7 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
     socket.addEventListener("open", (e) => {
       this.error = null;
       this.closedForGood = false;
-      this.flushCalls();
+      if (this.socket) this.rpc.flush(this.socket);
       this.touch();
       this.emit("open", e);
     });
@@ -410,47 +261,11 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
    * for the next open instead (the official client keeps untransmitted calls across a reconnect).
    */
   call<T = unknown>(method: string, args: unknown[] = [], options: CallOptions = {}): Promise<T> {
-    const id = randomId();
-    if (this.closedForGood) return Promise.reject(new Error("Connection closed"));
-    return new Promise<T>((resolve, reject) => {
-      const stream =
-        options.stream ?? (options.onChunk || options.onDone || options.onError ? options : undefined);
-      const p: Pending = { resolve: resolve as (v: unknown) => void, reject, options: stream ?? {} };
-      const timeout =
-        options.timeout ??
-        options.timeoutMs ??
-        (stream ? undefined : (this.options.defaultCallTimeout ?? 30_000));
-      if (timeout) {
-        p.timer = setTimeout(() => {
-          this.pending.delete(id);
-          const message = `RPC call to ${method} timed out after ${timeout}ms`;
-          stream?.onError?.(message);
-          reject(new Error(message));
-        }, timeout);
-      }
-      this.pending.set(id, p);
-      const frame = encodeRpcRequest(id, method, args);
-      // Never handed to a socket that is not open: a call rejected while it waits must not run later.
-      if (this.socket?.readyState === 1) this.socket.send(frame);
-      else p.unsent = frame;
-    });
-  }
-
-  private flushCalls() {
-    for (const p of this.pending.values()) {
-      if (p.unsent === undefined) continue;
-      this.socket?.send(p.unsent);
-      p.unsent = undefined;
-    }
+    return this.rpc.call<T>(method, args, options);
   }
 
   /** `client.stub.increment(2)` ≡ `client.call("increment", [2])`. */
-  readonly stub: AgentStub<Methods> = new Proxy({} as AgentStub<Methods>, {
-    get: (_t, prop) => {
-      if (typeof prop !== "string" || NOT_METHODS.has(prop)) return undefined;
-      return (...args: unknown[]) => this.call(prop, args);
-    },
-  });
+  readonly stub: AgentStub<Methods> = createStub<Methods>((method, args) => this.call(method, args));
 
   addEventListener(type: "message" | "open" | "close" | "error", fn: Listener): void {
     const set = this.listeners.get(type) ?? new Set();
@@ -476,17 +291,9 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
   /** Closes for good; pending calls reject, and calls made until the next `reconnect()` reject at once. */
   close(code?: number, reason?: string): void {
     this.closedForGood = true;
-    this.rejectCalls(() => true);
+    this.rpc.rejectSent(true);
     this.early = [];
     this.socket?.close(code, reason);
-  }
-
-  private rejectCalls(which: (p: Pending) => boolean) {
-    for (const [id, p] of this.pending) {
-      if (!which(p)) continue;
-      this.settle(id);
-      p.reject(new Error("Connection closed"));
-    }
   }
 
   private emit(type: string, event: Event) {
@@ -533,42 +340,13 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
           this.options.onMcpUpdate?.(f.mcp);
           break;
         case "rpc":
-          this.onRpc(f);
+          this.rpc.receive(f);
           return; // RPC replies are the caller's, not the app's message stream (as the official client)
       }
       if (f.type === "cf_agent_identity" || f.type === "cf_agent_state" || f.type === "cf_agent_mcp_servers")
         this.touch();
     }
     this.emit("message", event);
-  }
-
-  private onRpc(f: RpcResponseFrame) {
-    const p = this.pending.get(f.id);
-    if (!p) {
-      // A reply for a call that timed out, was rejected by a close, or was never made here: nothing to settle,
-      // but the app hears of it (a server answering the wrong ids is worth knowing about).
-      this.options.onError?.(new Error(`rpc reply for unknown call id ${JSON.stringify(f.id)}: ignored`));
-      return;
-    }
-    if (f.success === false) {
-      this.settle(f.id);
-      p.options.onError?.(f.error);
-      p.reject(new Error(f.error));
-      return;
-    }
-    if ("done" in f && f.done === false) {
-      p.options.onChunk?.(f.result);
-      return;
-    }
-    this.settle(f.id);
-    p.options.onDone?.(f.result);
-    p.resolve(f.result);
-  }
-
-  private settle(id: string) {
-    const p = this.pending.get(id);
-    if (p?.timer) clearTimeout(p.timer);
-    this.pending.delete(id);
   }
 
   /** Whether to reconnect; a refusal that ends reconnecting is remembered so the close reports an error. */
@@ -590,7 +368,7 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
     // Calls that went out on this socket cannot be answered on the next one: the server forgets them with
     // the connection. Calls still waiting to go out keep waiting, unless no next socket is coming.
     const final = this.finalClose || this.closedForGood;
-    this.rejectCalls((p) => final || p.unsent === undefined);
+    this.rpc.rejectSent(final);
     if (this.finalClose) {
       this.closedForGood = true;
       this.finalClose = false;

@@ -4,7 +4,7 @@
  * here, and reading the transcript again after this tab may have missed part of it.
  */
 import type { UIMessage } from "ai";
-import { SOCKET_ADDRESS_PENDING } from "./agent-client.ts";
+import { SOCKET_ADDRESS_PENDING } from "./agent-client-types.ts";
 import type { ChatCore } from "./chat-core.ts";
 import type { ChatAgentLike, TranscriptResult } from "./chat-types.ts";
 
