@@ -4,13 +4,16 @@
  */
 import type { AgentAddress, McpServersState } from "@runboard/protocol";
 
+/** `connecting` until the socket opens, `closed` after a close (reconnecting or not). */
 export type ConnectionStatus = "connecting" | "open" | "closed";
 
 /** Why the connection gave up: the server refused it with a terminal close code. */
 export class AgentConnectionError extends Error {
   override readonly name = "AgentConnectionError";
   constructor(
+    /** The WebSocket close code (1008, or 4000–4999). */
     readonly code: number,
+    /** The close reason the server gave. */
     readonly reason: string,
   ) {
     super(`Agent connection closed with ${code}${reason ? `: ${reason}` : ""}`);
@@ -19,8 +22,11 @@ export class AgentConnectionError extends Error {
 
 /** Streaming RPC callbacks (the official `StreamOptions`). */
 export interface StreamCallbacks {
+  /** Each streamed chunk (`done: false` replies). */
   onChunk?: (chunk: unknown) => void;
+  /** The final result. */
   onDone?: (result: unknown) => void;
+  /** The server's error message, or the timeout's. */
   onError?: (error: string) => void;
 }
 
@@ -29,29 +35,59 @@ export interface StreamCallbacks {
  * callbacks themselves, or `{ stream, timeout }`.
  */
 export interface CallOptions extends StreamCallbacks {
+  /** The streaming callbacks, in the official `{ stream, timeout }` form. */
   stream?: StreamCallbacks;
-  /** Rejects the call if no final answer arrives in time. Default: `defaultCallTimeout` for plain calls,
-   * none for streaming ones (as the official client). */
+  /**
+   * Rejects the call if no final answer arrives in time (ms). Default: `defaultCallTimeout` for plain calls,
+   * none for streaming ones (as the official client).
+   */
   timeout?: number;
   /** Older name of `timeout`. */
   timeoutMs?: number;
 }
 
-/** The official reconnect options (partysocket's), under their names. */
+/** The official reconnect options (partysocket's), under their names; unset ones keep partysocket's defaults. */
 export interface ReconnectOptions {
+  /** Delay before the first reconnect attempt (ms). */
   minReconnectionDelay?: number;
+  /** Longest delay between attempts (ms). Default 10 s. */
   maxReconnectionDelay?: number;
+  /** How much the delay grows per attempt. Default 1.3. */
   reconnectionDelayGrowFactor?: number;
+  /** How long a connection must stay open to count as stable and reset the backoff (ms). */
   minUptime?: number;
+  /** How long one attempt may take before it is abandoned (ms). */
   connectionTimeout?: number;
+  /** Attempts before reconnecting stops for good (then `onConnectionError`). Default: no limit. */
   maxRetries?: number;
+  /** Frames kept while the socket is down, sent on the next open. Default: no limit. */
   maxEnqueuedMessages?: number;
+  /** Log partysocket's reconnect decisions. */
   debug?: boolean;
+  /** Where `debug` logs go. Default: `console.log`. */
   debugLogger?: (...args: unknown[]) => void;
 }
 
 type Query = NonNullable<AgentAddress["query"]>;
 
+/**
+ * The options of `AgentClient` (and of `useAgent`): the official `agents/client` `AgentClient` / `useAgent`
+ * options with the same names and meanings. The address fields (`agent`, `name`, `host`, `path`, `basePath`,
+ * `sub`, `protocol`) build the official URL, so a connection made here reaches the same instance. Deliberate
+ * differences: bad frames and terminal closes are reported through `onError` instead of thrown or logged;
+ * the `capnweb` transport is refused; `lazy` makes the client without any IO.
+ *
+ * @example
+ * ```ts
+ * const client = new AgentClient<{ counter: number }>({
+ *   agent: "ChatAgent",
+ *   name: "room-1",
+ *   host: "my-worker.example.workers.dev",
+ *   query: async () => ({ token: await getToken() }),
+ *   onStateUpdate: (state) => console.log(state.counter),
+ * });
+ * ```
+ */
 export interface AgentClientOptions<State = unknown>
   extends Omit<AgentAddress, "pk" | "query">,
     ReconnectOptions {
@@ -67,7 +103,7 @@ export interface AgentClientOptions<State = unknown>
    * (which fails under Node), the `ws` package if it is installed.
    */
   WebSocket?: unknown;
-  /** Reconnect backoff, short form. Defaults: 1 s growing ×1.3 up to 10 s, retrying forever (partysocket's). */
+  /** Reconnect backoff, short form; the `ReconnectOptions` names win. Defaults: partysocket's. */
   reconnect?: { minDelayMs?: number; maxDelayMs?: number; maxRetries?: number };
   /** Connection id (`_pk`). Default: a random UUID. */
   id?: string;
@@ -84,14 +120,20 @@ export interface AgentClientOptions<State = unknown>
    * through `onError` and the socket is used instead.
    */
   transport?: "cf-websocket" | "capnweb";
+  /** The agent's state changed: from the server (any connection's update), or by this client's `setState`. */
   onStateUpdate?: (state: State, source: "server" | "client") => void;
+  /** The server refused a `setState` (a readonly connection, a failed validation). */
   onStateUpdateError?: (error: string) => void;
   /** The server said which instance this is (`name`, kebab-case `agent`), as the official callback. */
   onIdentity?: (name: string, agent: string) => void;
   /** The instance changed across a reconnect (server-side routing). Without it a warning is logged. */
   onIdentityChange?: (oldName: string, newName: string, oldAgent: string, newAgent: string) => void;
+  /** The agent's MCP servers and what they expose, on connect and on each change. */
   onMcpUpdate?: (mcp: McpServersState) => void;
-  /** Malformed frames from the wire and terminal connection errors. Never throws into the app. */
+  /**
+   * Malformed frames from the wire, RPC replies nobody waits for, exceptions thrown by `message` listeners,
+   * and terminal connection errors. Nothing is thrown into the app.
+   */
   onError?: (error: Error) => void;
   /** Start without connecting; call `reconnect()` to connect. */
   startClosed?: boolean;

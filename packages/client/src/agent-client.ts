@@ -36,16 +36,36 @@ function definedOnly<T extends Record<string, unknown>>(o: T): Partial<T> {
 }
 
 /**
- * A connection to an agent. With `lazy: true` constructing one does no IO (no socket, no timer, no browser
- * global), so it can be made during a server render; `connect()` then opens the socket.
+ * A connection to one agent instance, as the official `agents/client` `AgentClient`: partysocket's
+ * reconnecting WebSocket on the official URL, the agent's state (`state`, `setState`), its identity and MCP
+ * list, RPC (`call`, `stub`), and the socket's events for the chat and run stores that share it. With
+ * `lazy: true` constructing one does no IO (no socket, no timer, no browser global), so it can be made during
+ * a server render; `connect()` then opens the socket. See `AgentClientOptions` for the differences from the
+ * official client.
+ *
+ * @example
+ * ```ts
+ * const client = new AgentClient<{ counter: number }, { increment(by: number): number }>({
+ *   agent: "CounterAgent",
+ *   name: "room-1",
+ *   host: location.host,
+ * });
+ * const next = await client.stub.increment(2);
+ * const chat = new ChatSession({ agent: client });
+ * ```
  */
 export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethods> {
+  /** The agent class as given (`ChatAgent` or `chat-agent`). */
   readonly agent: string;
+  /** The instance name (`default` when none was given). */
   readonly name: string;
   /** Connection id (`_pk`), stable across reconnects like partysocket's. */
   readonly id: string;
+  /** Which instance the server says this is (`cf_agent_identity`); undefined until it says. */
   identity: { name: string; agent: string } | undefined;
+  /** The agent's state, as last received or set here; undefined until the first. */
   state: State | undefined;
+  /** The agent's MCP servers, as last received. */
   mcp: McpServersState | undefined;
   /** Set when the server closed with a terminal code; reconnecting stops until `reconnect()`. */
   error: AgentConnectionError | null = null;
@@ -228,6 +248,7 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
     return typeof this.options.query === "function" && this.lastQuery === undefined;
   }
 
+  /** `addressPending`, under the symbol the official object uses (so `useAgentChat` reads either). */
   get [SOCKET_ADDRESS_PENDING](): boolean {
     return this.addressPending;
   }
@@ -267,12 +288,17 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
   /** `client.stub.increment(2)` ≡ `client.call("increment", [2])`. */
   readonly stub: AgentStub<Methods> = createStub<Methods>((method, args) => this.call(method, args));
 
+  /**
+   * Listens to the socket: every `message` (except RPC replies, as the official client), and each `open`,
+   * `close` and `error`, across reconnects. All listeners get the same event object.
+   */
   addEventListener(type: "message" | "open" | "close" | "error", fn: Listener): void {
     const set = this.listeners.get(type) ?? new Set();
     this.listeners.set(type, set);
     set.add(fn);
   }
 
+  /** Stops listening. */
   removeEventListener(type: "message" | "open" | "close" | "error", fn: Listener): void {
     this.listeners.get(type)?.delete(fn);
   }

@@ -32,7 +32,9 @@ export interface RpcConnection {
 interface Pending {
   resolve: (v: unknown) => void;
   reject: (e: Error) => void;
+  /** The call's streaming callbacks (none for a plain call). */
   options: StreamCallbacks;
+  /** The call's timeout, if it has one. */
   timer?: ReturnType<typeof setTimeout>;
   /** The frame, until it has gone out on an open socket; `undefined` once sent. */
   unsent?: string;

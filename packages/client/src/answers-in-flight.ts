@@ -27,6 +27,7 @@ type PartLike = { toolCallId?: unknown; state?: unknown; approval?: { id?: unkno
 export class AnswersInFlight {
   private readonly sent = new Map<string, SentAnswer>();
 
+  /** Remembers an answer just sent on a live socket. */
   add(toolCallId: string, answer: Omit<SentAnswer, "maybeLost">): void {
     this.sent.set(toolCallId, { ...answer, maybeLost: false });
   }
@@ -36,6 +37,7 @@ export class AnswersInFlight {
     for (const a of this.sent.values()) a.maybeLost = true;
   }
 
+  /** Forgets every answer (the history was cleared). */
   clear(): void {
     this.sent.clear();
   }

@@ -6,6 +6,7 @@
  */
 import type { UIMessage } from "ai";
 
+/** The messages `experimental_queue` holds back, and whether the queue is paused. */
 export class ChatQueue<M extends UIMessage = UIMessage> {
   private items: M[] = [];
   private paused = false;
@@ -15,10 +16,12 @@ export class ChatQueue<M extends UIMessage = UIMessage> {
     return this.items;
   }
 
+  /** Queues a message behind the others. */
   add(message: M): void {
     this.items = [...this.items, message];
   }
 
+  /** Drops a queued message; false when it was not queued. */
   remove(id: string): boolean {
     const next = this.items.filter((m) => m.id !== id);
     if (next.length === this.items.length) return false;
@@ -41,6 +44,7 @@ export class ChatQueue<M extends UIMessage = UIMessage> {
     return first;
   }
 
+  /** Holds the queue (stop, error, an interrupted response) until the user sends again. */
   pause(): void {
     this.paused = true;
   }
@@ -50,6 +54,7 @@ export class ChatQueue<M extends UIMessage = UIMessage> {
     this.paused = false;
   }
 
+  /** Empties the queue (the history was edited or regenerated) and lifts a pause. */
   clear(): void {
     if (this.items.length) this.items = [];
     this.paused = false;

@@ -13,8 +13,11 @@ export interface StandardSchemaLike {
 }
 type StandardResult = { value: unknown; issues?: undefined } | { issues: ReadonlyArray<{ message: string }> };
 
+/** The schema options of `useAgentChat`, as the AI SDK's `useChat` takes them. */
 export interface ChatSchemas {
+  /** Checks each chunk's `messageMetadata`; a chunk whose metadata fails it is dropped and reported. */
   messageMetadataSchema?: StandardSchemaLike;
+  /** One schema per `data-*` part name; a data part without one, or failing it, is dropped and reported. */
   dataPartSchemas?: Record<string, StandardSchemaLike>;
 }
 

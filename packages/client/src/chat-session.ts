@@ -46,7 +46,24 @@ function warnDeprecatedOptions(options: object) {
   }
 }
 
-/** The chat store. */
+/**
+ * The chat store behind `useAgentChat`, usable without React: the official `@cloudflare/ai-chat` chat over an
+ * agent's socket (an `AgentClient` or the official `useAgent` object), with streaming, resume after
+ * reconnect, tool approvals, client tools and several tabs on one thread. `getSnapshot()` and `subscribe()`
+ * fit `useSyncExternalStore` (or any store adapter); the actions are the hook's. It never throws into the
+ * app: errors go to `onError`. See `ChatSessionOptions` for the options and the deliberate differences.
+ *
+ * @example
+ * ```ts
+ * const client = new AgentClient({ agent: "ChatAgent", name: "room-1", host: location.host });
+ * const chat = new ChatSession({ agent: client, onError: console.warn });
+ * chat.subscribe(() => render(chat.getSnapshot().messages));
+ * await chat.sendMessage({ text: "hello" });
+ * // later
+ * chat.dispose();
+ * client.close();
+ * ```
+ */
 export class ChatSession<M extends UIMessage = UIMessage> {
   private readonly core: ChatCore<M>;
   private readonly resume: ResumeDriver<M>;

@@ -6,30 +6,48 @@ import type { UIMessage } from "ai";
 import type { ChatSchemas } from "./chat-schemas.ts";
 import type { ClientTool } from "./client-tools.ts";
 
-/** Anything with a WebSocket-like surface: an `AgentClient`, the official `useAgent` result, a test double. */
+/**
+ * Anything with a WebSocket-like surface the chat can talk through: an `AgentClient`, the object the official
+ * `useAgent` returns, or a test double.
+ */
 export interface ChatAgentLike {
+  /** Sends one text frame (buffered by the connection while it reconnects). */
   send(data: string): void;
+  /** Listens to the socket's frames, opens and closes. */
   addEventListener(type: "message" | "open" | "close", fn: (e: Event) => void): void;
+  /** Stops listening. */
   removeEventListener(type: "message" | "open" | "close", fn: (e: Event) => void): void;
+  /** WebSocket ready state; `1` when the store attaches means the socket is already open. */
   readonly readyState?: number;
   /** The agent's HTTP URL. The official object's takes no argument and carries the connection id (`_pk`). */
   getHttpUrl?: (path?: string) => string;
-  /** The agent class and instance, handed to `getInitialMessages`. */
+  /** The agent class, handed to `getInitialMessages`. */
   readonly agent?: string;
+  /** The agent instance, handed to `getInitialMessages`. */
   readonly name?: string;
 }
 
 /** What loading the transcript gave: the messages, or why there are none. Never a rejection. */
 export interface TranscriptResult<M extends UIMessage = UIMessage> {
+  /** The transcript, when one was loaded. */
   messages?: M[];
+  /** Why loading failed (also reported through `onError`). */
   error?: Error;
 }
 
+/**
+ * The chat's status, as the AI SDK's `useChat`: `submitted` from a request of this tab until its first
+ * content chunk, `streaming` while it delivers, `error` after this tab's own turn failed, `ready` otherwise.
+ */
 export type ChatStatus = "ready" | "submitted" | "streaming" | "error";
 
+/** What `ChatSession.getSnapshot()` returns (and `useAgentChat` spreads into its result). */
 export interface ChatSnapshot<M extends UIMessage = UIMessage> {
+  /** The transcript; a message that did not change keeps its identity. */
   messages: readonly M[];
+  /** See `ChatStatus`. Other tabs' and the server's streams do not change it (see `isServerStreaming`). */
   status: ChatStatus;
+  /** This tab's last turn error, until the next request or `clearError()`. */
   error: Error | undefined;
   /** This tab's own turn is streaming, or any other stream is (`status === "streaming" || isServerStreaming`). */
   isStreaming: boolean;
@@ -43,68 +61,116 @@ export interface ChatSnapshot<M extends UIMessage = UIMessage> {
   experimental_queuedMessages: readonly M[];
 }
 
+/** A tool call handed to `onToolCall`. */
 export interface ToolCallInfo {
+  /** The call's id, to answer it with `addToolOutput`. */
   toolCallId: string;
+  /** The tool's name (for `dynamic-tool` parts, their `toolName`). */
   toolName: string;
+  /** The arguments the model gave. */
   input: unknown;
 }
 
+/** What `addToolOutput` sends for one tool call. */
 export interface AddToolOutputOptions {
+  /** The call answered. */
   toolCallId: string;
+  /** The tool's name; read from the transcript when omitted. */
   toolName?: string;
+  /** The tool's result (with `state: "output-available"`, the default). */
   output?: unknown;
-  /** `output-error` sends a custom denial or failure with `errorText`. */
+  /** `output-error` sends a custom denial or failure with `errorText`; the turn does not continue. */
   state?: "output-available" | "output-error";
+  /** Why the call failed or was denied. Default: "Tool execution denied by user", as the server's own. */
   errorText?: string;
 }
 
+/**
+ * The options of `useAgentChat` (and of a `ChatSession` made directly): the official
+ * `@cloudflare/ai-chat/react` hook's, with the same names and meanings, so an app switches by changing its
+ * imports. Callbacks and options are read at the moment they are used, so passing new ones on each render is
+ * fine (`id`, `messages`, `resume` and the throttle options count when the chat is made). Where the kit
+ * deliberately differs, the option says so (see also the README of `@runboard/react`).
+ *
+ * @example
+ * ```ts
+ * const chat = new ChatSession({
+ *   agent, // an AgentClient, or the official useAgent's object
+ *   body: () => ({ timezone: Intl.DateTimeFormat().resolvedOptions().timeZone }),
+ *   tools: { localTime: { description: "The user's local time", execute: () => new Date().toString() } },
+ *   onError: (e) => console.warn(e.message),
+ * });
+ * ```
+ */
 export interface ChatSessionOptions<M extends UIMessage = UIMessage> extends ChatSchemas {
+  /**
+   * The connection to chat over: `useAgent`'s result, the official `useAgent`'s, or any `ChatAgentLike`. A
+   * new object for the same thread (a rotated token) keeps the chat and only moves the listeners.
+   */
   agent: ChatAgentLike;
   /** The chat's id, returned as `id`. Default: a random one. */
   id?: string;
-  /** Ids for the messages this tab creates. */
+  /** Ids for the user messages this tab creates. Default: `user-` and 10 random characters. */
   generateId?: () => string;
   /** Accepted so an app can switch imports; the agent's socket is always the transport here. */
   transport?: unknown;
   /**
    * Checked after a tool result or an approval is added and after a response ends: when it returns true the
    * transcript is sent again as a new request (AI SDK `sendAutomaticallyWhen`). Mind that the server already
-   * continues on its own unless `autoContinueAfterToolResult` is false.
+   * continues on its own unless `autoContinueAfterToolResult` is false. What it throws is reported through
+   * `onError`.
    */
   sendAutomaticallyWhen?: (options: { messages: M[] }) => boolean | PromiseLike<boolean>;
   /**
    * Queue messages sent while a response runs or while the assistant waits for a tool result or approval,
-   * and send them one at a time after each response (AI SDK `experimental_queue`).
+   * and send them one at a time after each response (AI SDK `experimental_queue`). Stopping or an error
+   * pauses the queue until the user sends again; see `experimental_queuedMessages`.
    */
   experimental_queue?: boolean;
   /**
    * Initial transcript, called with the agent, the instance name and the agent's HTTP URL (without the
    * connection id), as the official hook does. Default: `GET <url>/get-messages`; an HTTP failure is reported
-   * through `onError` and counts as no transcript. Not called while the agent's address is pending (an async
-   * `query` still resolving). `null` skips it. Also used to read the transcript again after a reconnect finds
-   * that a stream this tab was showing ended while it was away.
+   * through `onError` and counts as no transcript (upstream only logs it). Not called while the agent's
+   * address is pending (an async `query` still resolving). `null` skips it. Also used to read the transcript
+   * again after a reconnect finds that a stream this tab was showing ended while it was away.
    */
   getInitialMessages?: null | ((options: { agent?: string; name?: string; url?: string }) => Promise<M[]>);
-  /** Starting messages, before any fetch. */
+  /** Starting messages, shown before the transcript loads. */
   messages?: M[];
   /** Probe for a stream to resume on mount and after reconnects. Default true. */
   resume?: boolean;
-  /** Extra request body fields: an object or a (possibly async) function of nothing. */
+  /** Extra request body fields: an object or a (possibly async) function of nothing, read per request. */
   body?: Record<string, unknown> | (() => Record<string, unknown> | Promise<Record<string, unknown>>);
+  /**
+   * Changes a request's body before it is sent: what it returns in `body` is merged over `body` and the
+   * client tool schemas. A callback that throws fails the turn (reported through `onError`).
+   */
   prepareSendMessagesRequest?: (options: {
     /** The connection's id (`_pk`), as upstream passes it. */
     id: string;
+    /** The transcript the request carries. */
     messages: readonly M[];
+    /** A new user turn, or a regenerate. */
     trigger: "submit-message" | "regenerate-message";
+    /** The body so far (`body` and `clientTools`). */
     body: Record<string, unknown>;
   }) => { body?: Record<string, unknown> } | Promise<{ body?: Record<string, unknown> }>;
-  /** Client tools; those with `execute` are announced as `clientTools` and run automatically. */
+  /**
+   * Client tools. Those with `execute` are announced to the server as `clientTools` and run in the page
+   * when the model calls them, once per call, without `experimental_automaticToolResolution` (upstream needs
+   * it); a tool that throws answers its call with `output-error`. Those without `execute` wait for a human.
+   */
   tools?: Record<string, ClientTool>;
+  /**
+   * Called once for each tool call that waits for input (also one left waiting in a loaded transcript);
+   * answer it with `addToolOutput`. Wins over a tool's `execute`. What it throws is reported through
+   * `onError` (upstream rethrows into React) and the call stays the app's to answer.
+   */
   onToolCall?: (options: {
     toolCall: ToolCallInfo;
     addToolOutput: (o: Omit<AddToolOutputOptions, "toolName">) => void;
   }) => void | Promise<void>;
-  /** Send `autoContinue` with tool results so the server continues the turn. Default true. */
+  /** Send `autoContinue` with tool results and approvals so the server continues the turn. Default true. */
   autoContinueAfterToolResult?: boolean;
   /**
    * Tools whose calls wait for a human and never run automatically. Default: the `tools` without `execute`.
@@ -128,9 +194,12 @@ export interface ChatSessionOptions<M extends UIMessage = UIMessage> extends Cha
   cancelOnClientAbort?: boolean;
   /** Send `setMessages` to the server. Default true (Think ignores it). */
   syncMessagesToServer?: boolean;
-  /** `data-*` chunks, transient ones included. */
+  /** Each `data-*` chunk, transient ones included. What it throws is reported through `onError`. */
   onData?: (part: { type: string; id?: string; data: unknown; transient?: boolean }) => void;
-  /** A response ended (not stopped): the message it wrote, the transcript, and how it ended, as AI SDK's. */
+  /**
+   * A response ended (not stopped): the message it wrote, the transcript, and how it ended, as AI SDK's.
+   * Called before `onTurnEnd`.
+   */
   onFinish?: (options: {
     message: M | undefined;
     messages: M[];
@@ -138,28 +207,38 @@ export interface ChatSessionOptions<M extends UIMessage = UIMessage> extends Cha
     isDisconnect: boolean;
     isError: boolean;
   }) => void;
-  /** Wire errors, turn errors, tool failures. Never thrown into the app. */
+  /**
+   * Wire errors, turn errors, transcript load failures, tool failures and exceptions thrown by the app's own
+   * callbacks. Nothing is thrown into the app.
+   */
   onError?: (error: Error) => void;
   /**
    * Once per chat request that ends (this tab's, another tab's, a server turn, or one replayed on reconnect),
    * with the user message ids it carried: settle optimistic sends by the ids the client minted.
    */
   onTurnEnd?: (event: {
+    /** The request's id. */
     requestId: string;
+    /** The ids of the trailing user messages the request carried, when the server says. */
     messageIds?: string[];
+    /** How it ended. */
     outcome: "completed" | "error" | "aborted" | "skipped";
+    /** The error text, with `outcome: "error"`. */
     error?: string;
+    /** The end was replayed to this tab on (re)connect. */
     replay: boolean;
   }) => void;
-  /** Sent with the `get-messages` request. */
+  /** Credentials mode of the `get-messages` request. */
   credentials?: RequestCredentials;
+  /** Headers of the `get-messages` request. */
   headers?: HeadersInit;
-  /** The official option names for `throttleMs` (`false`: every change). */
+  /** The official option name for `throttleMs` (`false`: every change). */
   throttle?: number | false;
+  /** The AI SDK's name for `throttleMs`. */
   experimental_throttle?: number;
   /**
    * Minimum time between notifications to subscribers. Default: one animation frame in browsers, none
-   * elsewhere. `0` notifies on every change.
+   * elsewhere; the end of a stream is published at once. `0` notifies on every change.
    */
   throttleMs?: number;
 }

@@ -5,10 +5,13 @@
  * of a stream nothing else is coming, so waiting for the next frame would only add latency.
  */
 export interface Notifier {
+  /** Schedules a publish of the latest state. */
   (): void;
+  /** Publishes a scheduled change now. */
   flush(): void;
 }
 
+/** A `Notifier` that calls `publish` at most once per animation frame, or per `throttleMs` (see above). */
 export function coalesce(throttleMs: number | undefined, publish: () => void): Notifier {
   if (throttleMs === 0 || (throttleMs === undefined && typeof requestAnimationFrame !== "function"))
     return Object.assign(() => publish(), { flush() {} });

@@ -18,7 +18,10 @@ import { use, useEffect, useMemo, useRef, useSyncExternalStore } from "react";
 import { idOf, useOwned } from "./lifetime.ts";
 import { useHydrated } from "./primitives/use-hydrated.ts";
 
-/** The options of `useAgentChat`: the official hook's (see `ChatSessionOptions`). */
+/**
+ * The options of `useAgentChat`: the official `@cloudflare/ai-chat/react` hook's, with the same names and
+ * meanings (each one is documented on `ChatSessionOptions`). They are read fresh on every render.
+ */
 export type UseAgentChatOptions<M extends UIMessage = UIMessage> = ChatSessionOptions<M>;
 
 type Actions =
@@ -35,7 +38,11 @@ type Actions =
   | "experimental_removeQueuedMessage"
   | "experimental_sendQueuedMessageNow";
 
-/** What `useAgentChat` returns: the chat's state and its actions (stable across renders). */
+/**
+ * What `useAgentChat` returns, as the official hook: the chat's state (`messages`, `status`, `error`, the
+ * streaming flags) and its actions (`sendMessage`, `regenerate`, `stop`, `setMessages`, `clearHistory`,
+ * `addToolOutput`, `addToolApprovalResponse`, …), each keeping its identity across renders.
+ */
 export type UseAgentChatResult<M extends UIMessage = UIMessage> = ChatSnapshot<M> &
   Pick<ChatSession<M>, Actions> & {
     /** The chat's id. */
@@ -79,12 +86,30 @@ const chatLifecycle = {
 /**
  * Chats with an agent over its connection (`useAgent`'s result, or the official `useAgent`'s), as
  * `@cloudflare/ai-chat/react`'s `useAgentChat` does: streaming, resume after reconnect, tool approvals,
- * client tools, several tabs on one thread.
+ * client tools, several tabs on one thread. The store behind it is `ChatSession` from `@runboard/client`.
+ *
+ * Like the official hook it suspends while the first transcript loads (render it inside `<Suspense>`, and
+ * keep what names the thread above the boundary); while hydrating server HTML it does not suspend, the
+ * transcript loads after mount. A new agent object for the same thread (a rotated token) keeps the chat.
+ * Deliberate differences: `stop()` stops any live stream (also a resumed one or another tab's); failures,
+ * including exceptions thrown by the app's callbacks, go to `onError` instead of being thrown or only
+ * logged; client tools with `execute` run without `experimental_automaticToolResolution`; notifications are
+ * coalesced to one per animation frame (`throttleMs`); every action keeps its identity. The README of
+ * `@runboard/react` lists them all.
  *
  * @example
  * ```tsx
- * const agent = useAgent({ agent: "ChatAgent", name: "room-1" });
- * const { messages, sendMessage, status, stop } = useAgentChat({ agent });
+ * function Chat({ room }: { room: string }) {
+ *   const agent = useAgent({ agent: "ChatAgent", name: room });
+ *   const { messages, sendMessage, status, stop } = useAgentChat({ agent });
+ *   return (
+ *     <form onSubmit={(e) => { e.preventDefault(); void sendMessage({ text: "hello" }); }}>
+ *       {messages.map((m) => <p key={m.id}>{m.role}</p>)}
+ *       {status === "streaming" ? <button type="button" onClick={stop}>Stop</button> : <button>Send</button>}
+ *     </form>
+ *   );
+ * }
+ * // <Suspense fallback="Loading…"><Chat room="room-1" /></Suspense>
  * ```
  */
 export function useAgentChat<M extends UIMessage = UIMessage>(

@@ -9,9 +9,14 @@ import type { AgentToolRun, AgentToolRunsState } from "@runboard/protocol";
 import { useEffect, useMemo, useSyncExternalStore } from "react";
 import { useOwned } from "./lifetime.ts";
 
-/** What `useAgentToolEvents` returns: the runs, and the store for the selector hooks. */
+/**
+ * What `useAgentToolEvents` returns, as the official hook: the runs by id, by the tool call that spawned them,
+ * and those not bound to a tool call yet; plus the store, for the selector hook `useAgentToolRun`.
+ */
 export interface UseAgentToolEventsResult extends AgentToolRunsState {
+  /** The runs one chat tool call spawned, in display order (empty when none). */
   getRunsForToolCall(toolCallId: string): readonly AgentToolRun[];
+  /** Forgets every run here (not on the server: the next reconnect replays them). */
   resetLocalState(): void;
   /** The store, for `useAgentToolRun`. */
   store: AgentToolRuns;
@@ -24,12 +29,20 @@ const runsLifecycle = {
 
 /**
  * The child runs (`agentTool` / `runAgentTool`) of an agent, grouped by the tool call that spawned them, as
- * `agents/react`'s `useAgentToolEvents` returns them; progress and milestones survive a page refresh.
+ * `agents/react`'s `useAgentToolEvents` returns them. The store behind it is `AgentToolRuns` from
+ * `@runboard/client`; it listens from an effect, so a server render touches no storage.
+ *
+ * Deliberate differences: each run's last progress and milestones are kept in `sessionStorage` (option
+ * `storage`), since the server does not replay progress on connect, so a refreshed page still shows how far a
+ * background run got; events are de-duplicated per run and events that arrive before a run's `started` are
+ * held; malformed events go to `onError`.
  *
  * @example
  * ```tsx
- * const runs = useAgentToolEvents({ agent });
- * const children = runs.getRunsForToolCall(part.toolCallId);
+ * function ToolCall({ agent, part }: { agent: AgentClient; part: { toolCallId: string } }) {
+ *   const runs = useAgentToolEvents({ agent });
+ *   return runs.getRunsForToolCall(part.toolCallId).map((run) => <p key={run.runId}>{run.status}</p>);
+ * }
  * ```
  */
 export function useAgentToolEvents(options: AgentToolRunsOptions): UseAgentToolEventsResult {
@@ -53,7 +66,14 @@ export function useAgentToolEvents(options: AgentToolRunsOptions): UseAgentToolE
   };
 }
 
-/** One run; the component re-renders only when this run's object changes. */
+/**
+ * One run, read from `useAgentToolEvents(...).store`; the component re-renders only when this run changes.
+ *
+ * @example
+ * ```tsx
+ * const run = useAgentToolRun(runs.store, runId);
+ * ```
+ */
 export function useAgentToolRun(store: AgentToolRuns, runId: string): AgentToolRun | undefined {
   const get = () => store.getSnapshot().runsById[runId];
   return useSyncExternalStore(store.subscribe, get, get);

@@ -8,14 +8,22 @@ import { AgentClient, type AgentClientOptions } from "@runboard/client";
 import { useSyncExternalStore } from "react";
 import { useLatest, useOwned } from "./lifetime.ts";
 
-/** The options of `useAgent`: the official hook's, over `AgentClientOptions`. */
+/**
+ * The options of `useAgent`: the official `agents/react` hook's, over `AgentClientOptions` (the address,
+ * `query`, reconnect options and callbacks). A change of the address (`agent`, `name`, `host`, `path`,
+ * `basePath`, `sub`, `protocol`, a static `query`, `queryDeps`, `enabled`) makes a new connection; callbacks
+ * and an async `query` function are read fresh on each use, so inline functions are fine.
+ */
 export interface UseAgentOptions<State = unknown> extends Omit<AgentClientOptions<State>, "host" | "lazy"> {
-  /** Default: the page's own host. */
+  /** Host with optional port. Default: the page's own host (`localhost` on the server). */
   host?: string;
   /** Recreate the connection (and re-run an async `query`) when these change. */
   queryDeps?: unknown[];
+  /** The socket opened (also after each reconnect). */
   onOpen?: (e: Event) => void;
+  /** The socket closed (reconnecting or not). */
   onClose?: (e: Event) => void;
+  /** Every frame except RPC replies, as the official hook. */
   onMessage?: (e: MessageEvent) => void;
   /** `false` keeps the socket closed (partysocket's `enabled`); turning it on connects. */
   enabled?: boolean;
@@ -35,15 +43,32 @@ const clientLifecycle = {
 };
 
 /**
- * Connects to an agent instance, as `agents/react`'s `useAgent` does, and returns the connection: pass it to
- * `useAgentChat` and `useAgentToolEvents`, call its methods (`agent.stub.method(...)`, `agent.call`), read
- * `agent.state`. The component re-renders when the connection's status, identity, state or MCP list change;
- * callbacks are always the latest ones given.
+ * Connects to an agent instance, as `agents/react`'s `useAgent` does (same options, same returned object),
+ * and returns the connection: pass it to `useAgentChat` and `useAgentToolEvents`, call its methods
+ * (`agent.stub.method(...)`, `agent.call`), read and set `agent.state`. The component re-renders when the
+ * connection's status, identity, state or MCP list change; callbacks are always the latest ones given.
+ *
+ * The socket opens in an effect, so a server render or a render React discards opens nothing; StrictMode's
+ * double mount keeps one connection; a new address closes the old connection (its waiting calls reject with
+ * "Connection closed"). Deliberate differences from the official hook: bad frames and terminal closes go to
+ * `onError` instead of being thrown or only logged; calls are never handed to a socket that is not open;
+ * `prefix`, `disableNameValidation` and `transferEnqueuedMessages` are accepted without effect; the
+ * `capnweb` transport is refused (see the README of `@runboard/react`).
  *
  * @example
  * ```tsx
- * const agent = useAgent<{ counter: number }>({ agent: "ChatAgent", name: "room-1" });
- * return <p>{agent.status}: {agent.state?.counter}</p>;
+ * function Counter() {
+ *   const agent = useAgent<{ counter: number }, { increment(by: number): number }>({
+ *     agent: "CounterAgent",
+ *     name: "room-1",
+ *     onError: (e) => console.warn(e.message),
+ *   });
+ *   return (
+ *     <button type="button" onClick={() => agent.stub.increment(1)}>
+ *       {agent.status}: {agent.state?.counter}
+ *     </button>
+ *   );
+ * }
  * ```
  */
 export function useAgent<
