@@ -7,7 +7,7 @@ import { expect, waitFor, within } from "storybook/test";
 import { defineStoryAgent, useStoryAgent } from "./support/mock-agent.tsx";
 import "./support/agent-event.css";
 
-// A background run that narrates its milestones and notifies the chat when it ends (reference §6).
+// A background run that narrates its milestones and notifies the chat when it ends (docs/protocol.md#synthetic-messages).
 defineStoryAgent("EventStoryAgent", {
   host: "ai-chat",
   turns: [

@@ -485,7 +485,7 @@ export const DrillIn: Story = {
   },
 };
 
-// Grandchild events go to the child's own sockets, never to the parent's (reference §5), so the scripted
+// Grandchild events go to the child's own sockets, never to the parent's (docs/protocol.md#agent-tool-events), so the scripted
 // server cannot put a nested run in the parent's store; this story builds the state an app holding both
 // stores would have, to show the same renderer recursing.
 const nestedRuns: Record<string, RunData[]> = {

@@ -1,7 +1,7 @@
 /**
  * Callables every mock agent has, besides the ones its definition declares: Live View, workflow approvals
  * (the human-in-the-loop docs' `approve` / `reject` over `state.pendingApprovals`), cancelling a child run,
- * and — Think only — the durable-execution callables (reference §3.10).
+ * and — Think only — the durable-execution callables (docs/protocol.md#host-differences).
  */
 import type {
   ThinkPendingApproval,

@@ -1,6 +1,6 @@
 /**
  * One resumable chat stream (a request id): the stored chunk bodies a late or reconnecting client gets as
- * replay, and how it ended. Progress/milestone bodies of agent-tool children are never stored (reference §5.6).
+ * replay, and how it ended. Progress/milestone bodies of agent-tool children are never stored (docs/protocol.md#agent-tool-replay).
  */
 import type { MockConnection } from "./connection.ts";
 

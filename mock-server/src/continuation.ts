@@ -1,7 +1,7 @@
 /**
  * Continuations of one instance: a turn that stopped at gates (approvals, client tools) goes on in a new,
- * server-started stream once every gate of its batch is answered (reference §4.5), and a turn cut by an
- * eviction is finished by a recovery continuation (reference §3.9).
+ * server-started stream once every gate of its batch is answered (docs/protocol.md#parallel-tool-calls), and a turn cut by an
+ * eviction is finished by a recovery continuation (docs/protocol.md#recovering).
  */
 import type { MessageList, ServerFrame, ToolApprovalFrame, ToolResultFrame } from "@runboard/protocol";
 import type { MockConnection } from "./connection.ts";
@@ -11,7 +11,7 @@ import { awaitsToolResult, updateToolPart } from "./transcript-edits.ts";
 import type { Gate, GateAnswer, GateBatch } from "./turn-host.ts";
 import type { QueuedTurn } from "./turn-queue.ts";
 
-/** A 50 ms coalesce window batches sibling results before the continuation starts (reference §3.8). */
+/** A 50 ms coalesce window batches sibling results before the continuation starts (docs/protocol.md#tool-continuations). */
 const COALESCE_MS = 50;
 /** How long after an eviction the recovery continuation starts (scaled like every scripted delay). */
 const RECOVERY_DELAY_MS = 500;
@@ -63,7 +63,7 @@ export class Continuations {
     }
     this.gates.delete(f.toolCallId);
     const { approved } = f;
-    // A denial settles the part at once (`output-denied`), so the model gets a tool result (reference §4.4).
+    // A denial settles the part at once (`output-denied`), so the model gets a tool result (docs/protocol.md#approvals).
     this.announce(f.toolCallId, (p) => {
       p.state = approved ? "approval-responded" : "output-denied";
       p.approval = { ...(p.approval as object), approved };
@@ -74,7 +74,7 @@ export class Continuations {
   /** `cf_agent_tool_result`. */
   toolResult(conn: MockConnection, f: ToolResultFrame) {
     const g = this.gates.get(f.toolCallId);
-    // Only a part still waiting takes a result; one for a settled part is a silent no-op (reference §4.3).
+    // Only a part still waiting takes a result; one for a settled part is a silent no-op (docs/protocol.md#client-tools).
     if (!awaitsToolResult(this.c.transcript.messages, f.toolCallId)) {
       this.c.log("tool result for a tool call that is not waiting; ignored");
       return;
@@ -138,7 +138,7 @@ export class Continuations {
     return updated;
   }
 
-  /** Records an answer; the batch continues once every parallel call in it is answered (reference §4.5). */
+  /** Records an answer; the batch continues once every parallel call in it is answered (docs/protocol.md#parallel-tool-calls). */
   private answered(conn: MockConnection, g: Gate, answer: GateAnswer, autoContinue: boolean) {
     const batch = g.batch ?? { gates: [g], answers: new Map(), autoContinue: false };
     batch.answers.set(g.toolCallId, answer);

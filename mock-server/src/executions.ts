@@ -1,6 +1,6 @@
 /**
  * Think's durable executions: a `pause` step records one, and the durable-execution callables list, approve
- * or reject it later (reference §3.10).
+ * or reject it later (docs/protocol.md#host-differences).
  */
 import * as ids from "./ids.ts";
 import type { Step } from "./script.ts";

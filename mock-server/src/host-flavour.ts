@@ -1,7 +1,7 @@
 /**
  * Where the two chat hosts differ on the wire: AIChatAgent (`ai-chat`) and Think (`think`). An instance picks
  * its flavour once, from its definition's `host`, and asks it instead of testing the host name wherever the
- * behaviour forks. Each rule cites the recorded transcript or reference section it follows.
+ * behaviour forks. Each rule cites the recorded transcript or docs/protocol.md section it follows.
  */
 import type { ChatMessagesFrame, ChatTurnOutcome, MessageList, ServerFrame } from "@runboard/protocol";
 import type { UIMessage } from "ai";
@@ -32,7 +32,7 @@ export interface HostFlavour {
   serverRequestId(): string;
   /** Id the host stamps on a new assistant message. */
   assistantMessageId(): string;
-  /** Chat frames a connecting socket gets before identity when no stream is live (reference §2.1). */
+  /** Chat frames a connecting socket gets before identity when no stream is live (docs/protocol.md#connect-frames). */
   connectFrames(messages: readonly UIMessage[], recovering: string | undefined): ServerFrame[];
   /** Whether a client's `cf_agent_chat_messages` replaces the transcript (Think owns its transcript). */
   readonly acceptsClientMessages: boolean;
@@ -53,9 +53,9 @@ export interface HostFlavour {
   endSnapshot(messages: readonly UIMessage[]): { frame: ChatMessagesFrame; skipOriginator: boolean };
   /** Whether an approved tool's executed output is applied to its original message before continuing. */
   readonly announcesApprovedOutput: boolean;
-  /** Whether the durable-execution callables (`approveExecution`, …) exist (reference §3.10). */
+  /** Whether the durable-execution callables (`approveExecution`, …) exist (docs/protocol.md#host-differences). */
   readonly durableExecutions: boolean;
-  /** The message injected into the parent's chat when a detached run ends (reference §6). */
+  /** The message injected into the parent's chat when a detached run ends (docs/protocol.md#synthetic-messages). */
   detachedNotice(n: DetachedNotice): UIMessage;
 }
 
@@ -142,7 +142,7 @@ const think: HostFlavour = {
   // Think applies the executed output to the original message and announces it (think/pay.jsonl).
   announcesApprovedOutput: true,
   durableExecutions: true,
-  // A plain user message (reference §6).
+  // A plain user message (docs/protocol.md#synthetic-messages).
   detachedNotice: ({ text }) => ({ id: ids.uuid(), role: "user", parts: [{ type: "text", text }] }),
 };
 

@@ -3,8 +3,8 @@
  * split along the roles the real runtime has, each in a module of its own: the turn queue (`turn-queue.ts`),
  * the resume handshake (`resume.ts`), continuations (`continuation.ts`), child runs (`runs.ts`), callables
  * (`callables.ts`), and where AIChatAgent and Think differ (`host-flavour.ts`, chosen once here). Every rule
- * cites what the real server was seen to do (`reference/real-server.md`, the recorded transcripts) or the
- * reference section it follows.
+ * cites what the real server was seen to do (docs/protocol.md, the recorded transcripts) or the
+ * docs/protocol.md section it follows.
  */
 import type { ClientFrame, LiveViewMode, LiveViewSession, ServerFrame } from "@runboard/protocol";
 import { kebabAgentName, MessageList, messageShape } from "@runboard/protocol";
@@ -123,7 +123,7 @@ export class AgentInstance implements RpcHost, RunHost, ChildHost {
   connect(conn: MockConnection) {
     this.conns.add(conn);
     const hasState = this.state !== undefined;
-    // Chat hosts wrap onConnect outside the base wrapper, so their chat frames come first (reference §2.1).
+    // Chat hosts wrap onConnect outside the base wrapper, so their chat frames come first (docs/protocol.md#connect-frames).
     const live = this.queue.live?.stream;
     if (live) this.resume.offer(conn, live.id);
     else
@@ -152,7 +152,7 @@ export class AgentInstance implements RpcHost, RunHost, ChildHost {
     switch (f.type) {
       case "cf_agent_state":
         this.state = f.state;
-        // The sender's own update is never echoed back (reference §2.2).
+        // The sender's own update is never echoed back (docs/protocol.md#state).
         this.broadcast({ state: f.state, type: "cf_agent_state" }, conn);
         return;
       case "rpc":
@@ -183,7 +183,7 @@ export class AgentInstance implements RpcHost, RunHost, ChildHost {
     }
   }
 
-  /** Server-side setState: persisted, then broadcast to every socket, the caller included (reference §2.2). */
+  /** Server-side setState: persisted, then broadcast to every socket, the caller included (docs/protocol.md#state). */
   setState(state: unknown) {
     this.state = state;
     this.broadcast({ state, type: "cf_agent_state" });
@@ -199,7 +199,7 @@ export class AgentInstance implements RpcHost, RunHost, ChildHost {
       // Every element must be a message, or nothing of the request reaches the other sockets.
       for (const m of body.messages as unknown[]) if (messageShape(m)) throw new Error("bad message");
     } catch {
-      // The real server logs and sends no response frame (reference §3.2).
+      // The real server logs and sends no response frame (docs/protocol.md#chat-request).
       this.log(`chat request ${id} has no valid body; ignored`);
       return;
     }
@@ -323,8 +323,8 @@ export class AgentInstance implements RpcHost, RunHost, ChildHost {
   /**
    * Simulates an eviction: sockets drop, turns stop, and only what is persisted survives (transcript, state,
    * run records, the stream's stored chunks). A stream cut mid-way is orphaned: the next ACK replays it and
-   * ends it with `{done:true, replay:true}`, and the partial message is kept (reference §3.7 ACK rule 1, #989).
-   * With `recover`, a recovery continuation finishes it instead (reference §3.9).
+   * ends it with `{done:true, replay:true}`, and the partial message is kept (docs/protocol.md#resume-handshake, ACK rule 1, #989).
+   * With `recover`, a recovery continuation finishes it instead (docs/protocol.md#recovering).
    */
   restart(options: { recover?: boolean } = {}) {
     for (const c of [...this.conns]) {

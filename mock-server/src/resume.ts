@@ -1,5 +1,5 @@
 /**
- * The resume handshake of one instance (reference §3.7): a socket asks whether a stream is running for it
+ * The resume handshake of one instance (docs/protocol.md#resume-handshake): a socket asks whether a stream is running for it
  * (`cf_agent_stream_resume_request`, or is offered one unasked), ACKs the offer, and gets the stream's stored
  * chunks as replay before it sees live chunks. It also keeps what a late ACK may ask for: the recently ended
  * streams and a turn that errored while nobody was connected.
@@ -29,7 +29,7 @@ export class ResumeHandshake {
   /** Sockets whose probe was answered `stream_pending`: offered the next stream when it starts. */
   private readonly parked = new Set<MockConnection>();
   private readonly recent = new Map<string, ChatStream>();
-  /** A turn that errored while nobody was connected (reference §3.7 rule C). */
+  /** A turn that errored while nobody was connected (docs/protocol.md#resume-handshake, rule C). */
   private terminalRecord?: ChatStream;
 
   constructor(private readonly ctx: ResumeContext) {}
@@ -92,7 +92,7 @@ export class ResumeHandshake {
       }
       return;
     }
-    if (live) return; // A different stream is active: no frame (reference §3.7 ACK rule 2).
+    if (live) return; // A different stream is active: no frame (docs/protocol.md#resume-handshake, ACK rule 2).
     if (this.terminalRecord?.id === id) {
       const s = this.terminalRecord;
       replay(s);
@@ -112,7 +112,7 @@ export class ResumeHandshake {
   streamStarting(id: string, owner: MockConnection | undefined) {
     this.terminalRecord = undefined;
     if (owner && this.ctx.isConnected(owner)) this.parked.add(owner);
-    // They see it only after their ACK (reference §3.7).
+    // They see it only after their ACK (docs/protocol.md#resume-handshake).
     for (const c of this.parked) if (this.ctx.isConnected(c)) this.offer(c, id);
     this.parked.clear();
   }
@@ -128,7 +128,7 @@ export class ResumeHandshake {
     if (this.recent.size > MAX_RECENT_STREAMS) this.recent.delete(this.recent.keys().next().value as string);
   }
 
-  /** An errored stream nobody saw end: the next probe is offered it (reference §3.7 rule C). */
+  /** An errored stream nobody saw end: the next probe is offered it (docs/protocol.md#resume-handshake, rule C). */
   keepTerminal(stream: ChatStream) {
     this.terminalRecord = stream;
   }

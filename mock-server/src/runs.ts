@@ -1,5 +1,5 @@
 /**
- * Child runs of one parent instance (the `agent-tool-event` protocol, reference §5). Sequence numbers
+ * Child runs of one parent instance (the `agent-tool-event` protocol, docs/protocol.md#agent-tool-events). Sequence numbers
  * follow the real server (agents 0.32), not the reference text: `started` is 0, each STORED child chunk
  * takes the next number, progress and milestone chunks reuse the number the next stored chunk will get
  * (research.jsonl shows sequence 10 four times), and the terminal takes stored + 1. Replay on connect sends
@@ -52,7 +52,7 @@ export class RunRegistry {
     };
   }
 
-  /** Connect-time replay, to the connecting socket only, runs in start order (reference §5.2). */
+  /** Connect-time replay, to the connecting socket only, runs in start order (docs/protocol.md#agent-tool-event-timing). */
   replayTo(conn: MockConnection) {
     for (const r of this.records.values()) {
       const send = (f: ServerFrame) => this.svc.deliver(conn, f);
@@ -187,7 +187,7 @@ export class RunRegistry {
     }
   }
 
-  /** AIChatAgent injects `detached-finish:<runId>:<status>`; Think a plain user message (reference §6). */
+  /** AIChatAgent injects `detached-finish:<runId>:<status>`; Think a plain user message (docs/protocol.md#synthetic-messages). */
   private deliverDetached(
     step: Extract<Step, { kind: "detached" }>,
     runId: string,
@@ -221,7 +221,7 @@ export class RunRegistry {
     });
   }
 
-  /** Milestone narration: an assistant message `detached-ms:<runId>:<name>`, no model turn (reference §6). */
+  /** Milestone narration: an assistant message `detached-ms:<runId>:<name>`, no model turn (docs/protocol.md#synthetic-messages). */
   private narrate(record: RunRecord, body: string) {
     let data: { name?: unknown; data?: unknown };
     try {

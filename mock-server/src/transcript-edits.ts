@@ -64,7 +64,7 @@ export function updateToolPart(
   return undefined;
 }
 
-/** Whether a tool call's part still waits for a result (a settled one takes none, reference §4.3). */
+/** Whether a tool call's part still waits for a result (a settled one takes none, docs/protocol.md#client-tools). */
 export function awaitsToolResult(messages: readonly UIMessage[], toolCallId: string): boolean {
   return messages.some((m) =>
     m.parts.some((p) => {

@@ -211,7 +211,7 @@ export class TurnQueue {
     const turn: ActiveTurn = { stream, abort: new AbortController(), ...(q.owner ? { owner: q.owner } : {}) };
     this.active = turn;
     // Sockets waiting for this stream (the one that answered a gate, probes parked during the pre-stream
-    // window) are offered it unsolicited, with no probeId, and see it only after their ACK (reference §3.7).
+    // window) are offered it unsolicited, with no probeId, and see it only after their ACK (docs/protocol.md#resume-handshake).
     c.resume.streamStarting(q.id, q.owner);
     turn.ctx = q.ctx ?? c.context();
     const player = new Player(this.turnHost(turn, q.originator), turn.ctx);
@@ -282,7 +282,7 @@ export class TurnQueue {
     c.forwardChunk(body, true);
   }
 
-  /** Broadcast only: agent-tool progress and milestones are never in the chunk store (reference §5.6). */
+  /** Broadcast only: agent-tool progress and milestones are never in the chunk store (docs/protocol.md#agent-tool-replay). */
   private emitTransient(turn: ActiveTurn, chunk: Record<string, unknown>) {
     if (this.active !== turn) return;
     const body = JSON.stringify(chunk);
@@ -332,7 +332,7 @@ export class TurnQueue {
       });
     } else {
       if (result.kind === "error") {
-        // In-band error chunk: not stored, sent as {error:true, done:false}, then a plain done (reference §3.3).
+        // In-band error chunk: not stored, sent as {error:true, done:false}, then a plain done (docs/protocol.md#chunk-bodies).
         c.broadcast({
           body: result.message,
           done: false,

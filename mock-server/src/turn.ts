@@ -86,7 +86,7 @@ export class Player {
     resume = false,
   ) {
     const blockId = id ?? `${kind === "text" ? "txt" : "rsn"}-${this.textN++}`;
-    // Resuming a text part that was cut mid-way: the real server sends no `text-start` (reference §3.3).
+    // Resuming a text part that was cut mid-way: the real server sends no `text-start` (docs/protocol.md#chunk-bodies).
     if (!resume) {
       await this.openStep();
       this.textBegan = true;
@@ -178,7 +178,7 @@ export class Player {
           break;
         }
         case "milestone": {
-          // `sequence` is the run's own milestone ordinal from 0; `at` is server time (reference §5.5).
+          // `sequence` is the run's own milestone ordinal from 0; `at` is server time (docs/protocol.md#progress-and-milestones).
           const { kind: _, name, ...rest } = s;
           const data = { name, sequence: this.milestones++, at: Date.now(), ...rest };
           h.emitTransient({ type: AGENT_MILESTONE, data });
@@ -206,7 +206,7 @@ export class Player {
         case "approval":
         case "client-tool": {
           // Gates in a row are parallel tool calls of one model step: all of them are asked at once, and the
-          // continuation waits until every one is answered (the server's batch barrier, reference §4.5).
+          // continuation waits until every one is answered (the server's batch barrier, docs/protocol.md#parallel-tool-calls).
           let end = i;
           while (end + 1 < steps.length && isGateStep(steps[end + 1] as Step)) end++;
           const batch: GateBatch = { gates: [], answers: new Map(), autoContinue: false };
@@ -376,7 +376,7 @@ export class Player {
     if ("toolResult" in answer) return g.rest;
     if (!answer.approved) {
       // The part is already `output-denied` on the server; a `tool-output-denied` chunk for a settled part
-      // is a provider replay the real server filters out (reference §3.3), so the stream goes straight on.
+      // is a provider replay the real server filters out (docs/protocol.md#chunk-bodies), so the stream goes straight on.
       const s = g.step as Extract<Step, { kind: "approval" }>;
       return s.onDeny ?? [{ kind: "text", text: `Understood, I did not run ${g.toolName}.` }];
     }

@@ -1,6 +1,6 @@
 /**
- * RPC (reference §2.2, §2.3) and the built-in callables: state broadcasts, errors, a streaming callable,
- * Live View sessions and pages, workflow approvals over state, and Think's durable executions (§3.10, §4.4).
+ * RPC (docs/protocol.md#state, docs/protocol.md#rpc) and the built-in callables: state broadcasts, errors, a streaming callable,
+ * Live View sessions and pages, workflow approvals over state, and Think's durable executions (docs/protocol.md#host-differences, docs/protocol.md#approvals).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoAgents } from "../src/index.ts";

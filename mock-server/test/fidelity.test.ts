@@ -9,8 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { createMockAgentServer, demoAgents, type MockAgentServer } from "../src/index.ts";
 import { loadTranscript, Normalizer, type Rec } from "../../test-support/normalize.ts";
+import { createMockAgentServer, demoAgents, type MockAgentServer } from "../src/index.ts";
 
 type Frame = Record<string, unknown>;
 

@@ -24,8 +24,8 @@ import { useAgent, useAgentToolEvents } from "agents/react";
 import type { UIMessage } from "ai";
 import { StrictMode, Suspense } from "react";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createMockAgentServer, demoAgents, type MockAgentServer } from "../src/index.ts";
 import { loadTranscript, Normalizer } from "../../test-support/normalize.ts";
+import { createMockAgentServer, demoAgents, type MockAgentServer } from "../src/index.ts";
 import { type ReplayOptions, startReplayServer } from "./official-client-replay.ts";
 import { recordingWebSocket, type WireFrame } from "./official-client-wire.ts";
 

@@ -1,4 +1,4 @@
-/** A probe that arrives before a continuation streams is parked, then offered the stream (reference §3.7 B). */
+/** A probe that arrives before a continuation streams is parked, then offered the stream (docs/protocol.md#resume-handshake, rule B). */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { createMockAgentServer, demoAgents, type MockAgentServer } from "../src/index.ts";

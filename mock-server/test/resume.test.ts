@@ -1,5 +1,5 @@
 /**
- * The resume handshake (reference §3.7) and gated turns that continue through it (§3.8): the connect-time
+ * The resume handshake (docs/protocol.md#resume-handshake) and gated turns that continue through it (docs/protocol.md#tool-continuations): the connect-time
  * offer, the duplicate offer to a probe, ACK-gated replay with replayComplete, idle and unknown answers, a
  * socket that never ACKs; approvals, denials and client tool results continuing in a new stream.
  */
@@ -343,7 +343,7 @@ describe("gates continue through the handshake", () => {
   });
 
   // The real server only matches input-available / approval-requested / approval-responded parts; a result
-  // for a settled part (a client tool's or a server tool's) changes nothing (reference §4.3, #1412).
+  // for a settled part (a client tool's or a server tool's) changes nothing (docs/protocol.md#client-tools, #1412).
   it("a second tool result for a settled part changes nothing and sends nothing", async () => {
     const name = room("dup-result");
     const c = await connected(chatPath(name));

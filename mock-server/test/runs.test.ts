@@ -1,5 +1,5 @@
 /**
- * Child runs (reference §5, §6): `agent-tool-event` frames of awaited runs with the real server's sequence
+ * Child runs (docs/protocol.md#agent-tool-events, docs/protocol.md#synthetic-messages): `agent-tool-event` frames of awaited runs with the real server's sequence
  * numbers, connect-time replay, fan-out order, failing and interrupted runs, detached runs with their notify
  * message and delivery turn, cancelling a run, and drilling into a child's own chat.
  */

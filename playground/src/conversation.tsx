@@ -10,11 +10,7 @@ import {
   type AgentToolRun as Run,
   type ToolPartLike,
 } from "@runboard/protocol";
-import {
-  AgentEvent,
-  type UseAgentChatResult,
-  type UseAgentToolEventsResult,
-} from "@runboard/react";
+import { AgentEvent, type UseAgentChatResult, type UseAgentToolEventsResult } from "@runboard/react";
 import type { UIMessage } from "ai";
 import type { ReactNode } from "react";
 import { RunView } from "./run-view.tsx";

@@ -1,6 +1,6 @@
 /**
  * One connection to one agent instance: partysocket's reconnecting WebSocket on the official URL, plus the
- * generic frames every agent speaks (identity, state, MCP list, RPC; reference §2). Chat and agent-tool
+ * generic frames every agent speaks (identity, state, MCP list, RPC; docs/protocol.md#generic-frames). Chat and agent-tool
  * stores listen to the same `message` events, so one connection serves all of them.
  */
 import {

@@ -112,7 +112,7 @@ describe("AgentToolRuns against the mock server", () => {
     await until(() => Object.keys(runs2.getSnapshot().runsById).length === 1);
     const [restored] = Object.values(runs2.getSnapshot().runsById);
     expect(restored?.milestones.map((m) => m.name)).toEqual(["sources-gathered"]);
-    // Without storage the replayed run has no progress at all: the server does not replay it (reference §5.6).
+    // Without storage the replayed run has no progress at all: the server does not replay it (docs/protocol.md#agent-tool-replay).
     const [bare] = Object.values(fresh.getSnapshot().runsById);
     expect(bare?.milestones).toEqual([]);
     runs2.dispose();

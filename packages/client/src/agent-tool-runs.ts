@@ -1,7 +1,7 @@
 /**
  * The store behind `useAgentToolEvents`: the protocol's run reducer fed from a socket, published through a
  * zustand store, with the run actions (cancel, retry, reconnect, seen times) of its runs. The real server
- * replays runs on connect but never their progress (reference §5.6), so the last progress and milestones of
+ * replays runs on connect but never their progress (docs/protocol.md#agent-tool-replay), so the last progress and milestones of
  * each run can be kept in a storage adapter (sessionStorage in browsers): after a page refresh a background
  * run still shows how far it got.
  */

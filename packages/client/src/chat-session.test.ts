@@ -156,7 +156,7 @@ describe("ChatSession against the mock server", () => {
     await until(() => serverPart()?.state !== "input-available").catch(() => {});
     const part = serverPart();
     expect(part).toMatchObject({ state: "output-error", errorText: "User declined to share location" });
-    // A denial ends the turn: no continuation is asked for, so the model does not go on (reference §4.3).
+    // A denial ends the turn: no continuation is asked for, so the model does not go on (docs/protocol.md#client-tools).
     await new Promise((r) => setTimeout(r, 150));
     expect(textOf(last(chat))).not.toContain("returned");
     expect(chat.getSnapshot().isToolContinuation).toBe(false);

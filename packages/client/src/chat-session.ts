@@ -3,7 +3,7 @@
  * and the socket IO that joins them. Pure rules live in `@runboard/protocol`. This class is the public face;
  * the work is done by one module per side, sharing a `ChatCore`: requests and the queue (`chat-turns.ts`),
  * incoming frames (`chat-intake.ts`), resume (`chat-resume.ts`), the transcript (`chat-transcript.ts`) and
- * tools (`chat-tools.ts`). Options and behaviour follow the official `useAgentChat` (reference §3, §4).
+ * tools (`chat-tools.ts`). Options and behaviour follow the official `useAgentChat` (docs/protocol.md#chat, docs/protocol.md#tools).
  */
 import type { UIMessage } from "ai";
 import { ChatCore, nanoid } from "./chat-core.ts";

@@ -30,13 +30,13 @@ export class ToolAnswers<M extends UIMessage = UIMessage> {
       return;
     }
     const error = o.state === "output-error";
-    // The server's own default text for a denial without one (reference §4.3 step 4).
+    // The server's own default text for a denial without one (docs/protocol.md#client-tools, step 4).
     const errorText = o.errorText ?? "Tool execution denied by user";
     this.patchToolPart(
       o.toolCallId,
       error ? { state: "output-error", errorText } : { state: "output-available", output: o.output },
     );
-    // A denial or failure ends the turn there: upstream never auto-continues after `output-error` (§4.3).
+    // A denial or failure ends the turn there: upstream never auto-continues after `output-error` (docs/protocol.md#client-tools).
     const autoContinue = !error && c.options.autoContinueAfterToolResult !== false;
     const clientTools = extractClientToolSchemas(c.options.tools);
     const frame = encodeToolResult({

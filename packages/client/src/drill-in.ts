@@ -1,4 +1,4 @@
-/** Drill-in: a child run is a real sub-agent with its own chat; open it like any agent (reference §5.7). */
+/** Drill-in: a child run is a real sub-agent with its own chat; open it like any agent (docs/protocol.md#drill-in). */
 import type { AgentToolRun } from "@runboard/protocol";
 import { AgentClient, type AgentClientOptions } from "./agent-client.ts";
 import { ChatSession, type ChatSessionOptions } from "./chat-session.ts";

@@ -1,6 +1,6 @@
 /**
  * Reducer for `agent-tool-event` frames: child (sub-agent) runs, grouped by the tool call that spawned them
- * (reference §5).
+ * (docs/protocol.md#agent-tool-events).
  *
  * ## Dedupe rule
  * The reference describes a `(parentToolCallId, runId, sequence)` dedupe key. On the real server (agents 0.32)

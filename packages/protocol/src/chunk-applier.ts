@@ -1,5 +1,5 @@
 /**
- * Part-level rules for applying AI SDK `UIMessageChunk`s to a message's parts (reference §3.4). Used for chat
+ * Part-level rules for applying AI SDK `UIMessageChunk`s to a message's parts (docs/protocol.md#applying-chunks). Used for chat
  * messages (`message-list.ts`) and for child runs (`agent-tool-runs.ts`), so a child transcript is built
  * exactly like a chat message.
  *
@@ -42,7 +42,7 @@ export function copyOnWriteTarget(parts: Part[], owned: Set<object>): PartsTarge
 
 /**
  * Per-stream bookkeeping the rules need beyond the parts themselves: which text/reasoning block id is open at
- * which index (so interleaved blocks do not merge, unlike the reference builder, §8.2-18), and the raw tool
+ * which index (so interleaved blocks do not merge, unlike the reference builder, docs/protocol.md#observer-gaps), and the raw tool
  * input text received so far (the wire carries `inputTextDelta`, not a parsed input).
  */
 export interface PartContext {
@@ -195,7 +195,7 @@ function blockIndex(target: PartsTarget, ctx: PartContext, kind: "text" | "reaso
     }
   }
   // No start seen for this id: the server omits `text-start` when it continues an interrupted text part
-  // (reference §3.3), so the delta belongs to the last block of that kind that is still streaming.
+  // (docs/protocol.md#chunk-bodies), so the delta belongs to the last block of that kind that is still streaming.
   for (let i = target.parts.length - 1; i >= 0; i--) {
     const p = target.parts[i] as MutablePart;
     if (p.type === kind && p.state === "streaming") return i;
@@ -292,7 +292,7 @@ function newToolPart(c: Chunk): Part {
 
 /**
  * Applies a tool chunk to the tool part at `index`. Exported so a caller can apply an output to the tool part
- * of an earlier message (a "cross-message" update, reference §3.4).
+ * of an earlier message (a "cross-message" update, docs/protocol.md#applying-chunks).
  */
 export function updateToolPart(target: PartsTarget, index: number, ctx: PartContext, c: Chunk): PartsEffect {
   const current = target.parts[index] as MutablePart;

@@ -1,5 +1,5 @@
 /**
- * A chat transcript that chat streams are applied to (reference §3.4(c), §3.5).
+ * A chat transcript that chat streams are applied to (docs/protocol.md#client-merge-rules, docs/protocol.md#transcript-sync).
  *
  * Streams are keyed by their request id. A new (non-continuation) stream writes the message named by its
  * server-stamped `start.messageId`; a continuation appends to the last assistant message whatever its id.
@@ -334,7 +334,7 @@ export class MessageList {
     return this.list.length - 1;
   }
 
-  /** A tool result for a call made in an earlier message: apply it there (reference §3.4). */
+  /** A tool result for a call made in an earlier message: apply it there (docs/protocol.md#applying-chunks). */
   private applyElsewhere(
     toolCallId: string,
     c: UIMessageChunk & Record<string, unknown>,

@@ -160,7 +160,7 @@ describe("ResumeMachine: routing response frames", () => {
     expect(m.route(resp("s1", { replay: true }))).toMatchObject({ accept: true, origin: "resumed" });
   });
 
-  it("ignores a stray done for an unknown stream instead of creating an empty message (§8.2-2)", () => {
+  it("ignores a stray done for an unknown stream instead of creating an empty message (docs/protocol.md#stray-done)", () => {
     const m = machine();
     expect(m.route(resp("ghost", { body: "", done: true }))).toMatchObject({ accept: false });
     expect(m.route(resp("ghost", { body: "boom", done: true, error: true }))).toMatchObject({

@@ -1,5 +1,5 @@
 /**
- * The client side of the chat resume handshake (reference §3.7, §3.8) as a pure state machine.
+ * The client side of the chat resume handshake (docs/protocol.md#resume-handshake, docs/protocol.md#tool-continuations) as a pure state machine.
  *
  * Inputs are server frames and local intents; outputs are commands (frames to send, timers to arm or cancel,
  * streams that started or ended). The machine never reads a clock or sets a timer: the caller arms the timers
@@ -13,7 +13,7 @@
  * - only a correlated `resume_none` with `reason: "idle"` tears down streams (#1963);
  * - every `cf_agent_use_chat_response` is routed: accepted for a known stream, accepted as an observed stream
  *   (another tab, a server-initiated turn), or ignored with a reason (a replay nobody asked for, a stray `done`
- *   for a stream that is unknown or already ended: reference §8.2-2).
+ *   for a stream that is unknown or already ended: docs/protocol.md#stray-done).
  */
 import type {
   ChatResponseFrame,

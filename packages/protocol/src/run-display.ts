@@ -32,7 +32,7 @@ export const RUN_STATUS_LABELS: Readonly<Record<AgentToolRunStatus, string>> = {
   interrupted: "Interrupted",
 };
 
-/** Default explanations of the server's interrupt reasons (reference §5.1). */
+/** Default explanations of the server's interrupt reasons (docs/protocol.md#agent-tool-event-frame). */
 export const INTERRUPT_REASON_LABELS: Readonly<Record<string, string>> = {
   "no-progress": "The run stopped reporting progress.",
   "window-exceeded": "The run took longer than its time window.",
@@ -114,7 +114,7 @@ const NO_RUNS: readonly AgentToolRun[] = Object.freeze([]);
 
 /**
  * The runs to show beside a chat tool part: matched on `part.toolCallId` (the docs' `type === "tool-call"`
- * check never matches AI SDK v5+ parts, reference §5.4). Any part without a tool call id has none.
+ * check never matches AI SDK v5+ parts, docs/protocol.md#agent-tool-grouping). Any part without a tool call id has none.
  */
 export function getRunsForToolCall(
   state: Pick<AgentToolRunsState, "runsByToolCallId">,

@@ -1,5 +1,5 @@
 /**
- * Recognises messages the server injected (reference §6) so a UI can show them as agent events rather than
+ * Recognises messages the server injected (docs/protocol.md#synthetic-messages) so a UI can show them as agent events rather than
  * as something the user typed or the model said.
  */
 import type { UIMessage } from "ai";
@@ -28,7 +28,7 @@ function splitLast(s: string): [string, string] | undefined {
 /**
  * Classifies a message as server-injected, or returns `undefined` for an ordinary user/assistant message.
  * Reads, in order: the deterministic id prefixes, `metadata.deliveryKind`, then `metadata.source`.
- * Think's user-role notify turns carry neither id nor metadata and cannot be told apart (reference §6 gap).
+ * Think's user-role notify turns carry neither id nor metadata and cannot be told apart (docs/protocol.md#synthetic-messages-gap).
  */
 export function classifySyntheticMessage(
   message: Pick<UIMessage, "id" | "metadata">,

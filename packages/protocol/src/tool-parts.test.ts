@@ -30,7 +30,7 @@ const tool = (name: string, toolCallId: string, state: string, extra: Record<str
   ...extra,
 });
 
-describe("getToolPartState (reference §4.2)", () => {
+describe("getToolPartState (docs/protocol.md#tool-part-classification)", () => {
   const table: Array<[string | undefined, ToolPartState]> = [
     ["input-streaming", "streaming"],
     ["input-available", "loading"],

@@ -1,5 +1,5 @@
 /**
- * Tool-part helpers with the classification of the official `getToolPartState` (reference §4.2), plus a
+ * Tool-part helpers with the classification of the official `getToolPartState` (docs/protocol.md#tool-part-classification), plus a
  * selector for what is waiting on a human or on the client.
  */
 import type { UIMessage } from "ai";
@@ -50,7 +50,7 @@ export function getToolName(part: ToolPartLike): string {
 
 /**
  * Classifies a tool part. `approval-responded` is `approved` even when the local record says denied, because
- * the server turns a denial into `output-denied` (reference §4.4).
+ * the server turns a denial into `output-denied` (docs/protocol.md#approvals).
  */
 export function getToolPartState(part: ToolPartLike): ToolPartState {
   switch (part.state) {
@@ -149,7 +149,7 @@ export function selectPendingInteractions(
   return out;
 }
 
-/** Finds the tool call id behind an approval id: the wire is keyed by tool call id (reference §4.4). */
+/** Finds the tool call id behind an approval id: the wire is keyed by tool call id (docs/protocol.md#approvals). */
 export function findToolCallIdForApproval(
   messages: readonly UIMessage[],
   approvalId: string,

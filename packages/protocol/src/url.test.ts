@@ -10,7 +10,7 @@ import {
   kebabAgentName,
 } from "./url.ts";
 
-describe("kebabAgentName (server slug parity, reference §7.5 slug-parity.test.ts)", () => {
+describe("kebabAgentName (server slug parity, docs/protocol.md#kebab-case)", () => {
   const cases: Array<[string, string]> = [
     ["ChatAgent", "chat-agent"],
     ["MyAssistant", "my-assistant"],
@@ -322,7 +322,7 @@ describe("agentHttpUrl / getMessagesUrl", () => {
     ).toBe("https://my.app/agents/chat-agent/r/sub/researcher/agent-tool%3Ac1/get-messages?token=t+1");
   });
 
-  it("is the WebSocket URL with the scheme swapped and _pk removed (reference §1.5)", () => {
+  it("is the WebSocket URL with the scheme swapped and _pk removed (docs/protocol.md#http-endpoints)", () => {
     for (const host of ["localhost:8787", "my.app"]) {
       const a = { ...address, host, sub: [{ agent: "Researcher", name: "x y" }], path: "extra" };
       const ws = new URL(agentUrl(a));

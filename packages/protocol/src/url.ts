@@ -1,5 +1,5 @@
 /**
- * Agent URLs, built by the official routing rules (reference §1.1, §1.2, §1.5) so a connection made here
+ * Agent URLs, built by the official routing rules (docs/protocol.md#urls, docs/protocol.md#sub-agents, docs/protocol.md#http-endpoints) so a connection made here
  * reaches the same Durable Object instance as one made by `agents/react`.
  */
 

@@ -1,7 +1,7 @@
 /**
  * The store behind `useChatApprovals`: chat tool parts that ask for approval, as approval requests. Approve
  * and plain Deny go out with `addToolApprovalResponse`; Deny with a reason as an `output-error` tool output
- * with the reason as its text (the approval frame cannot carry a reason, reference §4.4). A decision is
+ * with the reason as its text (the approval frame cannot carry a reason, docs/protocol.md#approvals). A decision is
  * `submitting` until a frame on the connection shows its tool call settled.
  */
 import {

@@ -7,7 +7,7 @@
  *
  * Duplicates, reorders and replays lose nothing, so each run must end exactly as without faults. A drop or a
  * refresh loses what only went out live: progress and milestone frames are not in the server's chunk store
- * and connect-time replay never brings them back (reference §5.6). For those the tab must still end with
+ * and connect-time replay never brings them back (docs/protocol.md#agent-tool-replay). For those the tab must still end with
  * every run, status, transcript part, summary and error of the run without faults, no milestone twice and
  * none that the server did not send, and (after a refresh) the progress kept in storage.
  *
@@ -74,7 +74,7 @@ const isRunFrame = (name: string) => (f: Sent) => f.name === name && f.frame.typ
 /**
  * Frames a reordering link may hold back: stored chunks and lifecycle events. Progress and milestone frames of
  * one run share the sequence of the next stored chunk on the real server and carry no other order (their ids
- * are random), so no client can tell which of two reordered progress frames is newer (reference §5.6). They
+ * are random), so no client can tell which of two reordered progress frames is newer (docs/protocol.md#agent-tool-replay). They
  * keep their order here; the chunks and events around them are overtaken.
  */
 const isOrderedRunFrame = (name: string) => (f: Sent) =>

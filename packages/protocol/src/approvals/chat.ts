@@ -1,7 +1,7 @@
 /**
  * Chat approvals (tool parts in `approval-requested`, decided over the chat socket), as pure functions: which
  * parts are approvals, what each part says was decided, which server frames confirm a decision, and the status
- * a request has given what this page sent. Reference §4.4.
+ * a request has given what this page sent. See docs/protocol.md#approvals.
  */
 import type { UIMessage } from "ai";
 import type { ChatResponseFrame, ServerFrame } from "../frames.ts";

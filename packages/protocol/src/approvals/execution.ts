@@ -1,7 +1,7 @@
 /**
  * Think durable pauses and paused codemode runs, as pure functions: reading `pendingApprovals()` and
  * `pendingExecutions()` answers, finding paused tool outputs in the transcript, and classifying the answer to
- * `approveExecution` / `rejectExecution` (reference §4.4, "Think durable pauses").
+ * `approveExecution` / `rejectExecution` (docs/protocol.md#durable-pauses).
  */
 import type { UIMessage } from "ai";
 import { isToolUIPart, type ToolPartLike } from "../tool-parts.ts";

@@ -1,5 +1,5 @@
 /**
- * Drill-in: the child of a run is a real sub-agent with its own chat (reference §5.7). `useChildChat`
+ * Drill-in: the child of a run is a real sub-agent with its own chat (docs/protocol.md#drill-in). `useChildChat`
  * connects to it only while the app shows it, and closes the connection when it stops showing it.
  */
 import {

@@ -22,19 +22,17 @@ const run = (
 
 function Timeline({ r }: { r: Pick<AgentToolRun, "milestones"> }) {
   return (
-    <>
-      <MilestoneTimeline.Root run={r} expected={["sources", "draft", "review"]}>
-        <MilestoneTimeline.List aria-label="Milestones">
-          {() => (
-            <MilestoneTimeline.Item>
-              <MilestoneTimeline.Name /> <MilestoneTimeline.Time />
-              <MilestoneTimeline.Data>{(d) => <code>{JSON.stringify(d)}</code>}</MilestoneTimeline.Data>
-            </MilestoneTimeline.Item>
-          )}
-        </MilestoneTimeline.List>
-        <MilestoneTimeline.Announcer />
-      </MilestoneTimeline.Root>
-    </>
+    <MilestoneTimeline.Root run={r} expected={["sources", "draft", "review"]}>
+      <MilestoneTimeline.List aria-label="Milestones">
+        {() => (
+          <MilestoneTimeline.Item>
+            <MilestoneTimeline.Name /> <MilestoneTimeline.Time />
+            <MilestoneTimeline.Data>{(d) => <code>{JSON.stringify(d)}</code>}</MilestoneTimeline.Data>
+          </MilestoneTimeline.Item>
+        )}
+      </MilestoneTimeline.List>
+      <MilestoneTimeline.Announcer />
+    </MilestoneTimeline.Root>
   );
 }
 

@@ -96,7 +96,7 @@ export const AWKWARD_IDS = [
   "0",
 ];
 
-/** Ids of messages the server injects (reference §6): detached completions and milestones, odd ones too. */
+/** Ids of messages the server injects (docs/protocol.md#synthetic-messages): detached completions and milestones, odd ones too. */
 const SYNTHETIC_IDS = [
   "detached-finish:run-a:completed",
   "detached-finish:agent-tool:c1:error",
@@ -341,7 +341,7 @@ export class FrameGenerator {
     ])();
   }
 
-  /** Metadata as servers attach it to injected messages (reference §6), or none. */
+  /** Metadata as servers attach it to injected messages (docs/protocol.md#synthetic-messages), or none. */
   private messageMetadata(): Obj {
     const r = this.rng;
     return r.weighted<() => Obj>([

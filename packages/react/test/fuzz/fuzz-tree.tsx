@@ -123,7 +123,7 @@ function PartAsText({
       </p>
     );
   if (isToolPart(part)) {
-    // As an app shows a child run beside the tool call that spawned it (reference §5.4). A run's own
+    // As an app shows a child run beside the tool call that spawned it (docs/protocol.md#agent-tool-grouping). A run's own
     // transcript can hold the tool call that spawned it (ids come from the wire), so a run already open
     // further out is not rendered again: that would recurse forever.
     const childRuns =

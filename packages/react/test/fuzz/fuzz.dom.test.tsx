@@ -18,7 +18,7 @@
  * chat store's `onError` also reports those of chat frames, and the run store's those of `agent-tool-event`.
  * The connection also reports, in order with those, each RPC reply for an id no call of its own is waiting on.
  * Not rejected, so never reported: frames of a type this client does not know and agent-tool events of an
- * unknown kind (reference §2: they pass through), and well-formed frames in an order that makes no sense —
+ * unknown kind (docs/protocol.md#generic-frames: they pass through), and well-formed frames in an order that makes no sense —
  * chunks for an unknown stream, `done` twice, events for an unknown run, a terminal before `started` (the
  * protocol says to ignore or observe those). Beyond the parser, the stores also report a chunk body that is not
  * a chunk (or a chunk whose fields have the wrong type), a stream's error text and a milestone without a name;

@@ -8,7 +8,7 @@ import { type AgentToolRun, type AgentToolRunsState, compareRuns } from "@runboa
 const CHAT_STATUSES = new Set(["ready", "submitted", "streaming", "error"]);
 const ROLES = new Set(["user", "assistant", "system"]);
 const RUN_STATUSES = new Set(["running", "completed", "error", "aborted", "interrupted"]);
-/** Once a run has one of these it keeps it (reference §5.3; the reducer's first terminal wins). */
+/** Once a run has one of these it keeps it (docs/protocol.md#agent-tool-dedupe; the reducer's first terminal wins). */
 export const HARD_TERMINAL = new Set(["completed", "error", "aborted"]);
 
 type Obj = Record<string, unknown>;
