@@ -16,7 +16,7 @@ import type { UIMessage } from "ai";
 import { readChunk, readFrame } from "../frame-source.ts";
 import { type ApprovalConnection, isOpen, watchConnection } from "./connection.ts";
 import { DecisionLedger, ledgerFor } from "./decision-ledger.ts";
-import { Cached, Listeners } from "./store-kit.ts";
+import { Cached, Deciders, Listeners } from "./store-kit.ts";
 
 /** How a decision on a chat approval is sent: what `useAgentChat`, the official hook and `ChatSession` offer. */
 export interface ChatApprovalActions {
@@ -69,7 +69,7 @@ export class ChatApprovals {
   private readonly ledger: DecisionLedger;
   private readonly listeners = new Listeners();
   private readonly seen = new Set<string>();
-  private readonly deciders = new Map<string, (decision: ApprovalDecision) => boolean>();
+  private readonly deciders = new Deciders<ApprovalDecision>((id, decision) => this.decide(id, decision));
   private readonly entries = new Cached<ChatApprovalEntry[]>();
   private readonly client = new Cached<ApprovalRequest[]>();
   private readonly server = new Cached<ApprovalRequest[]>();
@@ -185,17 +185,8 @@ export class ChatApprovals {
       status,
       ...(outcome ? { outcome } : {}),
       online,
-      decide: this.decider(e.approvalId),
+      decide: this.deciders.for(e.approvalId),
     };
-  }
-
-  private decider(approvalId: string) {
-    let fn = this.deciders.get(approvalId);
-    if (!fn) {
-      fn = (decision: ApprovalDecision) => this.decide(approvalId, decision);
-      this.deciders.set(approvalId, fn);
-    }
-    return fn;
   }
 
   /**

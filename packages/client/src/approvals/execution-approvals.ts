@@ -19,7 +19,7 @@ import {
 import type { UIMessage } from "ai";
 import { type CallableConnection, isOpen, watchConnection } from "./connection.ts";
 import { type DecisionLedger, ledgerFor } from "./decision-ledger.ts";
-import { Cached, Listeners } from "./store-kit.ts";
+import { Cached, Deciders, Listeners } from "./store-kit.ts";
 
 /** The callable names, for agents that expose them under other names. */
 export interface ExecutionMethods {
@@ -58,7 +58,7 @@ export class ExecutionApprovals {
   private readonly records = new Map<string, ExecutionRecord & { seq: number }>();
   private readonly listeners = new Listeners();
   private readonly loading = new Set<string>();
-  private readonly deciders = new Map<string, (decision: ApprovalDecision) => boolean>();
+  private readonly deciders = new Deciders<ApprovalDecision>((id, decision) => this.decide(id, decision));
   private readonly client = new Cached<ApprovalRequest[]>();
   private readonly server = new Cached<ApprovalRequest[]>();
   private version = 0;
@@ -272,18 +272,9 @@ export class ExecutionApprovals {
         ...(outcome ? { outcome } : {}),
         online,
         ...(r.error ? { error: r.error } : {}),
-        decide: this.decider(executionId),
+        decide: this.deciders.for(executionId),
       };
     });
-  }
-
-  private decider(executionId: string) {
-    let fn = this.deciders.get(executionId);
-    if (!fn) {
-      fn = (decision: ApprovalDecision) => this.decide(executionId, decision);
-      this.deciders.set(executionId, fn);
-    }
-    return fn;
   }
 
   /**

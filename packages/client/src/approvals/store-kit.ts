@@ -36,3 +36,23 @@ export class Cached<T> {
     return this.value;
   }
 }
+
+/**
+ * One stable `decide` callback per request id, so a card holding `request.decide` keeps the same function across
+ * snapshots (a new function every snapshot would re-render every card on every change).
+ */
+export class Deciders<D> {
+  private readonly fns = new Map<string, (decision: D) => boolean>();
+
+  constructor(private readonly decide: (id: string, decision: D) => boolean) {}
+
+  /** The callback deciding request `id`. */
+  for(id: string): (decision: D) => boolean {
+    let fn = this.fns.get(id);
+    if (!fn) {
+      fn = (decision: D) => this.decide(id, decision);
+      this.fns.set(id, fn);
+    }
+    return fn;
+  }
+}

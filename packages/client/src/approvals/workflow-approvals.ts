@@ -16,7 +16,7 @@ import {
 import { AgentStateStore } from "./agent-state.ts";
 import { type CallableConnection, isOpen, watchConnection } from "./connection.ts";
 import { type DecisionLedger, ledgerFor } from "./decision-ledger.ts";
-import { Cached, Listeners } from "./store-kit.ts";
+import { Cached, Deciders, Listeners } from "./store-kit.ts";
 
 /** The callable names (the human-in-the-loop docs' `approve(id)` / `reject(id, reason)` by default). */
 export interface WorkflowMethods {
@@ -56,7 +56,7 @@ export class WorkflowApprovals {
   private readonly listeners = new Listeners();
   private readonly seen = new Map<string, WorkflowItem>();
   private readonly errors = new Map<string, string>();
-  private readonly deciders = new Map<string, (decision: ApprovalDecision) => boolean>();
+  private readonly deciders = new Deciders<ApprovalDecision>((id, decision) => this.decide(id, decision));
   private readonly client = new Cached<ApprovalRequest[]>();
   private readonly server = new Cached<ApprovalRequest[]>();
   private version = 0;
@@ -190,17 +190,8 @@ export class WorkflowApprovals {
       ...(outcome ? { outcome } : {}),
       online,
       ...(error ? { error } : {}),
-      decide: this.decider(item.id),
+      decide: this.deciders.for(item.id),
     };
-  }
-
-  private decider(itemId: string) {
-    let fn = this.deciders.get(itemId);
-    if (!fn) {
-      fn = (decision: ApprovalDecision) => this.decide(itemId, decision);
-      this.deciders.set(itemId, fn);
-    }
-    return fn;
   }
 
   /**

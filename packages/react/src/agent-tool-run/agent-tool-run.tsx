@@ -7,7 +7,7 @@
 import { DrillIn, Reconnect, Retry } from "./actions.tsx";
 import { AgentType, Input, Interrupted, Summary, Transcript } from "./details.tsx";
 import { Content, Header, Trigger } from "./disclosure.tsx";
-import * as run from "./named-parts.tsx";
+import { agentToolRunParts as run } from "./named-parts.tsx";
 import { Result, ResultText, ResultToggle } from "./result.tsx";
 import { Root } from "./root.tsx";
 import type { RunElapsedProps, RunMilestonesProps, RunProgressProps, RunStatusProps } from "./run-parts.tsx";

@@ -13,7 +13,7 @@ import type {
 import { Dismiss, DrillIn, Stalled } from "./tray-actions.tsx";
 import { Announcer } from "./tray-announcer.tsx";
 import { Badge, Empty, Item, List, Trigger } from "./tray-list.tsx";
-import * as trayParts from "./tray-parts.tsx";
+import { runTrayParts as trayParts } from "./tray-parts.tsx";
 import { Root } from "./tray-root.tsx";
 
 export {

@@ -30,7 +30,7 @@ import {
   usePartContext,
 } from "../primitives/index.ts";
 import { Dismiss, DrillIn, Stalled } from "./tray-actions.tsx";
-import * as run from "./tray-parts.tsx";
+import { runTrayParts as run } from "./tray-parts.tsx";
 import { TrayContext } from "./tray-root.tsx";
 
 /** Props of `RunTray.Trigger`. */
