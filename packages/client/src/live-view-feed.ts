@@ -12,7 +12,7 @@ import {
   retryDelay,
 } from "@runboard/protocol";
 
-/** Fetches a fresh session for a mode, e.g. `({ mode }) => agent.call("liveView", [{ mode }])`. */
+/** Fetches a fresh session for a mode, e.g. `({ mode }) => agent.call<LiveViewSession>("liveView", [{ mode }])`. */
 export type LiveViewRefresh = (opts: { mode: LiveViewMode }) => Promise<LiveViewSession>;
 
 /** What a `LiveViewFeed` works from; `setOptions` takes the same, as often as the view renders. */
@@ -84,7 +84,7 @@ type Timer = ReturnType<typeof setTimeout>;
  * `start()` to begin fetching (making one does no IO, so a server render can make one), `dispose()` to stop.
  *
  * @example
- * const feed = new LiveViewFeed({ session, refresh: ({ mode }) => agent.call("liveView", [{ mode }]) });
+ * const feed = new LiveViewFeed({ session, refresh: ({ mode }) => agent.call<LiveViewSession>("liveView", [{ mode }]) });
  * feed.subscribe(() => render(feed.getSnapshot()));
  * feed.start();
  */
