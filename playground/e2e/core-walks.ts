@@ -45,7 +45,7 @@ export function coreWalks(pg: () => Playground) {
       await approve.click();
       // A second press is impossible: the decision is on its way.
       expect(await approve.isDisabled()).toBe(true);
-      await page.locator('[data-tool="processPayment"][data-state="output-available"]').waitFor(wait());
+      await page.locator('[data-tool="processPayment"][data-status="output-available"]').waitFor(wait());
       await expect.poll(() => lastAnswer(page).textContent(), wait()).toContain("tx_123");
       expect(await card.getAttribute("data-status")).toBe("approved");
       await expect.poll(() => turnOver(page), wait()).toBe(true);
@@ -65,7 +65,7 @@ export function coreWalks(pg: () => Playground) {
         await card.waitFor(wait());
         await card.getByRole("textbox").fill("Wrong amount");
         await card.getByRole("button", { name: "Deny with this reason" }).click();
-        await page.locator('[data-tool="processPayment"][data-state="output-error"]').waitFor(wait());
+        await page.locator('[data-tool="processPayment"][data-status="output-error"]').waitFor(wait());
         await expect
           .poll(() => page.locator('[data-tool="processPayment"]').first().textContent(), wait())
           .toContain("Wrong amount");
@@ -79,7 +79,7 @@ export function coreWalks(pg: () => Playground) {
         await expect.poll(() => lastAnswer(page).textContent(), wait()).toContain("tx_123");
         expect(await second.getAttribute("data-status")).toBe("approved");
         // The first payment stays denied.
-        expect(await page.locator('[data-tool="processPayment"]').first().getAttribute("data-state")).toBe(
+        expect(await page.locator('[data-tool="processPayment"]').first().getAttribute("data-status")).toBe(
           "output-error",
         );
         expect(errors).toEqual([]);

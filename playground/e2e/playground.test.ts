@@ -25,7 +25,7 @@ describe("the playground, as a person uses it (mock only)", () => {
     const { page, errors } = await openTab(pg);
     await say(page, "weather in Lisbon");
     const tool = page.locator('[data-tool="getWeather"]');
-    await tool.and(page.locator('[data-state="output-available"]')).waitFor({ timeout: 15_000 });
+    await tool.and(page.locator('[data-status="output-available"]')).waitFor({ timeout: 15_000 });
     await expect.poll(() => tool.textContent()).toContain("sunny");
     await shot(page, "03-weather");
     expect(errors).toEqual([]);
@@ -40,7 +40,7 @@ describe("the playground, as a person uses it (mock only)", () => {
     await shot(page, "04-locate-asked");
     await share.click();
     await page
-      .locator('[data-tool="getLocation"][data-state="output-available"]')
+      .locator('[data-tool="getLocation"][data-status="output-available"]')
       .waitFor({ timeout: 15_000 });
     await expect.poll(() => lastAnswer(page).textContent(), { timeout: 15_000 }).toContain("38.72");
     await shot(page, "05-locate-answered");
@@ -109,7 +109,7 @@ describe("helpers, failures, the Live View and stopping (mock only)", () => {
       const { page, errors } = await openTab(pg);
       await say(page, "this will fail");
       await page
-        .locator('[data-tool="fetchInvoice"][data-state="output-error"]')
+        .locator('[data-tool="fetchInvoice"][data-status="output-error"]')
         .waitFor({ timeout: 15_000 });
       await page.locator('.run-card[data-status="error"]').waitFor({ timeout: 15_000 });
       await page.locator('.run-card[data-status="interrupted"]').waitFor({ timeout: 15_000 });

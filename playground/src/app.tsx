@@ -47,7 +47,7 @@ export function App() {
             {AGENT_CLASS} / {AGENT_NAME}
           </code>{" "}
           at <code>{AGENT_HOST}</code> · connection{" "}
-          <strong className="connection" data-state={agent.status} aria-live="polite">
+          <strong className="connection" data-status={agent.status} aria-live="polite">
             {agent.status}
           </strong>
           {chat.isStreaming && <span className="muted"> · the agent is answering…</span>}

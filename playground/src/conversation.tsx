@@ -97,7 +97,7 @@ function ToolPart({
   const name = part.type.slice("tool-".length);
   const waitsForClient = part.state === "input-available" && name === "getLocation";
   return (
-    <div className="tool" data-state={part.state} data-tool={name}>
+    <div className="tool" data-status={part.state} data-tool={name}>
       <div className="tool-head">
         <strong>{name}</strong> <span className="badge">{part.state}</span>
       </div>

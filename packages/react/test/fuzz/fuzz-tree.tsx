@@ -118,7 +118,7 @@ function PartAsText({
 }) {
   if (part.type === "text" || part.type === "reasoning")
     return (
-      <p data-part={part.type} data-state={part.state}>
+      <p data-part={part.type} data-status={part.state}>
         {part.text}
       </p>
     );
@@ -131,7 +131,7 @@ function PartAsText({
         ? []
         : getRunsForToolCall({ runsByToolCallId }, part).filter((r) => !ancestors.includes(r.runId));
     return (
-      <div data-part="tool" data-state={part.state}>
+      <div data-part="tool" data-status={part.state}>
         <span>{part.type}</span> <span>{part.toolCallId}</span> <span>{part.state}</span>
         {part.errorText !== undefined ? <span>{part.errorText}</span> : null}
         {part.approval ? <span>{part.approval.id}</span> : null}
