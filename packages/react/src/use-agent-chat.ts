@@ -7,6 +7,7 @@
  */
 import {
   agentBaseUrl,
+  CHAT_SESSION,
   ChatSession,
   type ChatSessionOptions,
   type ChatSnapshot,
@@ -49,6 +50,8 @@ export type UseAgentChatResult<M extends UIMessage = UIMessage> = ChatSnapshot<M
     id: string;
     /** The connection's error from `useAgent` (a refused or failed socket), as the official hook returns it. */
     connectionError: Error | null;
+    /** The session behind the result, for the approval stores (not an official field). */
+    [CHAT_SESSION]: ChatSession<M>;
   };
 
 /**
@@ -185,6 +188,8 @@ export function useAgentChat<M extends UIMessage = UIMessage>(
     ...snapshot,
     ...actions,
     id: session.id,
+    // Not an official field: lets the approval stores read the live transcript (see CHAT_SESSION).
+    [CHAT_SESSION]: session,
     connectionError: (options.agent as { connectionError?: Error | null }).connectionError ?? null,
   };
 }

@@ -12,7 +12,7 @@ import {
 import { loadTranscript } from "../../../../test-support/transcripts.ts";
 import { until } from "../../test/helpers.ts";
 import { ChatSession } from "../chat-session.ts";
-import { ChatApprovals, type ChatApprovalsTarget } from "./chat-approvals.ts";
+import { CHAT_SESSION, ChatApprovals, type ChatApprovalsTarget } from "./chat-approvals.ts";
 
 const msg = (id: string, parts: unknown[]): UIMessage =>
   ({ id, role: "assistant", parts }) as unknown as UIMessage;
@@ -154,6 +154,23 @@ describe("ChatApprovals with a chat double", () => {
         },
       },
     ]);
+  });
+
+  it("checks a click against the live transcript, not the last render's (a snapshot removed the approval)", () => {
+    // The render still shows the request; the session behind it already adopted a transcript without it.
+    const chat = chatDouble([msg("a1", [requested("t1")])]);
+    let live: UIMessage[] = [msg("a1", [requested("t1")])];
+    chat[CHAT_SESSION] = {
+      getSnapshot: () => ({ messages: live }),
+      subscribe: () => () => {},
+      addToolApprovalResponse: chat.addToolApprovalResponse,
+      addToolOutput: chat.addToolOutput,
+    };
+    const store = approvals({ chat });
+    expect(store.getSnapshot().map((r) => r.status)).toEqual(["requested"]);
+    live = [];
+    expect(store.decide("ap-t1", { approved: true })).toBe(false);
+    expect(chat.sent).toEqual([]);
   });
 
   it("refuses while offline, after expiry, and once the part is no longer pending", () => {

@@ -34,7 +34,17 @@ export interface ChatApprovalActions {
 /** A chat hook's result (ours or the official one): the transcript as a value. Pass it fresh on each render. */
 export interface ChatApprovalsTarget extends ChatApprovalActions {
   messages: readonly UIMessage[];
+  /** The store behind it, when it has one (`useAgentChat`'s result does): decisions check its live transcript. */
+  [CHAT_SESSION]?: ChatApprovalsSession;
 }
+
+/**
+ * The key under which `useAgentChat`'s result carries its `ChatSession`. A result's `messages` are the last
+ * render's, and the session notifies at most once an animation frame, so a click can land after the transcript
+ * moved on (a snapshot replaced it, a clear emptied it); a decision checked against the render would then ask the
+ * session for an approval it no longer holds. Checked against the live transcript it sends nothing instead.
+ */
+export const CHAT_SESSION: unique symbol = Symbol("runboard.chatSession");
 
 /** A chat store (`ChatSession`): the transcript followed through `subscribe`. */
 export interface ChatApprovalsSession extends ChatApprovalActions {
@@ -59,7 +69,9 @@ export interface ChatApprovalsOptions {
 const isSession = (chat: ChatApprovalsOptions["chat"]): chat is ChatApprovalsSession =>
   typeof (chat as Partial<ChatApprovalsSession>).getSnapshot === "function";
 const messagesOf = (chat: ChatApprovalsOptions["chat"]): readonly UIMessage[] =>
-  isSession(chat) ? chat.getSnapshot().messages : chat.messages;
+  isSession(chat)
+    ? chat.getSnapshot().messages
+    : (chat[CHAT_SESSION]?.getSnapshot().messages ?? chat.messages);
 const requestId = (approvalId: string) => `chat:${approvalId}`;
 
 /** Approval requests for a chat's tool parts, pending and decided, oldest first. */
