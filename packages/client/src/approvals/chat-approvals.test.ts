@@ -173,6 +173,16 @@ describe("ChatApprovals with a chat double", () => {
     expect(chat.sent).toEqual([]);
   });
 
+  it("sends nothing the chat store would refuse: a repeated approval id whose latest part has no tool call id", () => {
+    const chat = chatDouble([
+      msg("a1", [requested("t1")]),
+      msg("a2", [{ ...requested("t1"), toolCallId: "" }]),
+    ]);
+    const store = approvals({ chat });
+    expect(store.decide("ap-t1", { approved: true })).toBe(false);
+    expect(chat.sent).toEqual([]);
+  });
+
   it("refuses while offline, after expiry, and once the part is no longer pending", () => {
     const agent = scriptedAgent({}, "closed");
     const chat = chatDouble([

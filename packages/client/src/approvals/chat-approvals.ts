@@ -10,6 +10,7 @@ import {
   type ChatApprovalEntry,
   chatApprovalEntries,
   chatStatus,
+  findToolCallIdForApproval,
   settledToolCallIds,
 } from "@runboard/protocol";
 import type { UIMessage } from "ai";
@@ -209,8 +210,12 @@ export class ChatApprovals {
     const { chat, online } = this.options;
     if (!(online ?? isOpen(this.agent))) return false;
     // The transcript as it is now; a decision already claimed is caught by the ledger below.
-    const entry = chatApprovalEntries(messagesOf(chat)).find((x) => x.approvalId === approvalId);
+    const messages = messagesOf(chat);
+    const entry = chatApprovalEntries(messages).find((x) => x.approvalId === approvalId);
     if (!entry?.pending) return false;
+    // The chat store answers the latest part with this approval id; in a malformed transcript (the id repeated)
+    // that part may have no tool call id, and the store would refuse the answer with an error.
+    if (!findToolCallIdForApproval(messages, approvalId)) return false;
     if (entry.expiresAt !== undefined && now >= entry.expiresAt) return false;
     const id = requestId(approvalId);
     if (!this.ledger.claim(id, decision)) return false;

@@ -77,6 +77,11 @@ describe("chatApprovalEntries", () => {
     expect(chatApprovalEntries([msg("m", parts)])).toEqual([]);
   });
 
+  it("leaves out an approval whose part has no tool call id: its answer could not name the tool call", () => {
+    const parts = [requested(""), { ...requested("t1"), toolCallId: undefined }, requested("t2")];
+    expect(chatApprovalEntries([msg("m", parts)]).map((e) => e.approvalId)).toEqual(["ap-t2"]);
+  });
+
   it("takes name, summary, risk and permissions from Think's descriptor and the expiry from the input", () => {
     const descriptor = {
       action: "continueAfterLogin",

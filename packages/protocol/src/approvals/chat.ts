@@ -78,6 +78,9 @@ export function chatApprovalEntries(messages: readonly UIMessage[]): ChatApprova
       const part = p as ApprovalPart;
       const approvalId = part.approval?.id;
       if (typeof approvalId !== "string" || approvalId === "") continue;
+      // Nor can a part without a tool call id: the answer names the tool call (`cf_agent_tool_approval`), and the
+      // chat store refuses an approval it cannot map to one (found by the fuzz test: a card whose Approve failed).
+      if (typeof part.toolCallId !== "string" || part.toolCallId === "") continue;
       // One request per approval id, the first (as `decide` finds it): a repeated id in a malformed transcript
       // gave two requests with one id, i.e. duplicate React keys in `ApprovalQueue.List` (found by the fuzz test).
       if (ids.has(approvalId)) continue;
