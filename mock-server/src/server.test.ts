@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { createMockAgentServer, type MockAgentServer } from "./server.ts";
@@ -48,6 +49,24 @@ function refusedWith(path: string) {
     });
     ws.on("open", () => reject(new Error(`${path} was accepted`)));
     ws.on("error", () => {});
+  });
+}
+
+/** Writes `request` on a raw TCP socket (no client-side URL checks) and resolves with the response's status line. */
+function rawStatusLine(request: string | Buffer) {
+  const socket = connect(server.port, "127.0.0.1");
+  let text = "";
+  return new Promise<string>((resolve, reject) => {
+    socket.on("connect", () => socket.write(request));
+    socket.on("data", (d) => {
+      text += d.toString("latin1");
+      if (text.includes("\r\n")) {
+        resolve(text.slice(0, text.indexOf("\r\n")));
+        socket.destroy();
+      }
+    });
+    socket.on("error", reject);
+    socket.on("close", () => reject(new Error(`closed without a status line: ${JSON.stringify(text)}`)));
   });
 }
 
@@ -182,5 +201,30 @@ describe("mock server (base)", () => {
     expect(await messages.json()).toEqual([]);
     expect((await fetch(`${server.url}/agents/nobody/room-1/get-messages`)).status).toBe(404);
     expect((await fetch(`${server.url}/nothing-here`)).status).toBe(404);
+  });
+
+  it("answers malformed request targets with 400 and keeps serving", async () => {
+    const upgrade =
+      "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n" +
+      "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n";
+    const requests: (string | Buffer)[] = [
+      "GET //[ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+      "GET http://[::1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+      "GET /health%00 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+      "GET /agents/chat-agent/room%00/get-messages HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+      // Node's parser refuses a raw NUL itself; the server must still answer it and live on.
+      Buffer.from("GET /health\0 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "latin1"),
+      `GET //[ HTTP/1.1\r\nHost: x\r\n${upgrade}\r\n`,
+      `GET http://[::1 HTTP/1.1\r\nHost: x\r\n${upgrade}\r\n`,
+      `GET /agents/chat-agent/room%00 HTTP/1.1\r\nHost: x\r\n${upgrade}\r\n`,
+    ];
+    for (const request of requests) {
+      expect(await rawStatusLine(request), String(request)).toMatch(/^HTTP\/1\.1 400 /);
+    }
+    const health = await fetch(`${server.url}/health`);
+    expect(health.status).toBe(200);
+    const c = await open("/agents/chat-agent/after-bad-requests");
+    expect((await c.waitFor(3)).length).toBeGreaterThanOrEqual(3);
+    c.ws.close();
   });
 });

@@ -34,6 +34,20 @@ export interface MockAgentServer {
   close(): Promise<void>;
 }
 
+/**
+ * The path of a request target, or undefined when it cannot be routed: `new URL` throws on targets such as
+ * `//[` or `http://[::1`, and a NUL (raw or `%00`) has no business in a route or page name.
+ */
+function pathOf(target: string | undefined): string | undefined {
+  let path: string;
+  try {
+    path = new URL(target ?? "/", "http://x").pathname;
+  } catch {
+    return undefined;
+  }
+  return /%00|\0/i.test(path) ? undefined : path;
+}
+
 /** Starts a mock server. Resolves once it listens. */
 export async function createMockAgentServer(options: MockAgentServerOptions): Promise<MockAgentServer> {
   const hub = new Hub(options);
@@ -41,8 +55,12 @@ export async function createMockAgentServer(options: MockAgentServerOptions): Pr
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxFrameBytes ?? 1 << 20 });
 
   const http = createServer((req, res) => {
-    const path = new URL(req.url ?? "/", "http://x").pathname;
-    const r = hub.http(req.method ?? "GET", path);
+    const path = pathOf(req.url);
+    // A bad target is the client's fault: answer 400 rather than let the throw take the process down.
+    const r =
+      path === undefined
+        ? { status: 400, type: "text/plain", body: "Bad Request" }
+        : hub.http(req.method ?? "GET", path);
     res.writeHead(r.status, { ...(r.type ? { "content-type": r.type } : {}), ...r.headers });
     res.end(req.method === "HEAD" ? undefined : r.body);
   });
@@ -59,7 +77,9 @@ export async function createMockAgentServer(options: MockAgentServerOptions): Pr
   http.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Node drops its own error listener on upgraded sockets; without one a client reset would crash us.
     socket.on("error", () => socket.destroy());
-    const a = hub.accept(new URL(req.url ?? "/", "http://x").pathname);
+    const path = pathOf(req.url);
+    if (path === undefined) return reject(socket, 400);
+    const a = hub.accept(path);
     if (a.status !== 200) return reject(socket, a.status);
     wss.handleUpgrade(req, socket, head, (ws) => {
       const conn: MockConnection = {
