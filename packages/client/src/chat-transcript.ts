@@ -3,6 +3,7 @@
  * load that waits for the agent's address, full transcripts from the server applied over what is streaming
  * here, and reading the transcript again after this tab may have missed part of it.
  */
+import { redactUrl } from "@runboard/protocol";
 import type { UIMessage } from "ai";
 import { SOCKET_ADDRESS_PENDING } from "./agent-client-types.ts";
 import type { ChatCore } from "./chat-core.ts";
@@ -35,10 +36,29 @@ function checkTranscript<M>(messages: unknown): M[] {
   return messages as M[];
 }
 
-/** Why loading failed, in words without the URL (it may carry a token). */
+/** Whether `e` or an error it was caused by has a message that quotes credentials. */
+function quotesCredentials(e: unknown): boolean {
+  for (let depth = 0; e !== undefined && e !== null && depth < 8; depth++) {
+    const message = e instanceof Error ? e.message : String(e);
+    if (redactUrl(message) !== message) return true;
+    e = e instanceof Error ? e.cause : undefined;
+  }
+  return false;
+}
+
+/**
+ * `what` failed because of `e`, with URL credentials redacted: `fetch`, `new URL` and an app's
+ * `getInitialMessages` may quote the agent's URL, with its user info and `?token=`. The original error is
+ * kept as the cause only when nothing in it quotes credentials, since loggers print causes too.
+ */
+function transcriptError(what: string, e: unknown): Error {
+  const reason = redactUrl(e instanceof Error ? e.message : String(e));
+  return new Error(`${what} failed: ${reason}`, quotesCredentials(e) ? undefined : { cause: e });
+}
+
+/** Why loading failed, without the credentials its URL may carry. */
 function loadError(e: unknown): Error {
-  const reason = e instanceof Error ? e.message : String(e);
-  return new Error(`Loading the transcript failed: ${reason}`, { cause: e });
+  return transcriptError("Loading the transcript", e);
 }
 
 /** Loads, applies and re-reads the transcript of one chat store. */
@@ -182,9 +202,7 @@ export class TranscriptSync<M extends UIMessage = UIMessage> {
         await this.resyncOnce();
       } while (this.resyncAgain && !this.c.disposed);
     } catch (e) {
-      this.c.fail(
-        new Error(`Reloading the transcript failed: ${e instanceof Error ? e.message : String(e)}`),
-      );
+      this.c.fail(transcriptError("Reloading the transcript", e));
     } finally {
       this.resyncing = false;
     }

@@ -2,7 +2,7 @@
  * Client tools and the official helper functions around them, under the official names, so an app that
  * imports them from `@cloudflare/ai-chat/react` switches by changing the import.
  */
-import { type ClientToolSchema, getMessagesUrl } from "@runboard/protocol";
+import { type ClientToolSchema, getMessagesUrl, redactUrl } from "@runboard/protocol";
 import type { UIMessage } from "ai";
 
 /** A client tool: `execute` runs in the page; its schema is announced to the server as `clientTools`. */
@@ -48,8 +48,8 @@ export type GetAgentMessagesOptions = (
 
 /**
  * The persisted transcript from the agent's `get-messages` route, e.g. in a route loader before the page
- * renders. Like upstream it never throws: a failed request or a bad body yields `[]` (and a warning without
- * the URL, which may carry a token).
+ * renders. Like upstream it never throws: a failed request or a bad body yields `[]` (and a warning whose
+ * URLs, which may carry a token, are redacted by `redactUrl`).
  */
 export async function getAgentMessages<M extends UIMessage = UIMessage>(
   options: GetAgentMessagesOptions,
@@ -77,7 +77,8 @@ export async function getAgentMessages<M extends UIMessage = UIMessage>(
     const parsed: unknown = JSON.parse(text);
     return Array.isArray(parsed) ? (parsed as M[]) : [];
   } catch (e) {
-    console.warn(`[runboard] getAgentMessages: ${e instanceof Error ? e.message : String(e)}`);
+    // `fetch` quotes the URL when it cannot use it (user info, a URL that does not parse): redact it.
+    console.warn(`[runboard] getAgentMessages: ${redactUrl(e instanceof Error ? e.message : String(e))}`);
     return [];
   }
 }

@@ -12,6 +12,7 @@ export * from "./live-view/index.ts";
 export * from "./message-list.ts";
 export * from "./parse.ts";
 export * from "./progress-value.ts";
+export * from "./redact-url.ts";
 export * from "./resume-machine.ts";
 export * from "./run-display.ts";
 export * from "./run-tray-rules.ts";
