@@ -5,7 +5,12 @@
  * each run can be kept in a storage adapter (sessionStorage in browsers): after a page refresh a background
  * run still shows how far it got.
  */
-import { type AgentToolRun, AgentToolRunsReducer, type AgentToolRunsState } from "@runboard/protocol";
+import {
+  type AgentToolRun,
+  AgentToolRunsReducer,
+  type AgentToolRunsState,
+  agentAddressKey,
+} from "@runboard/protocol";
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { ChatAgentLike } from "./chat-session.ts";
 import { readFrame } from "./frame-source.ts";
@@ -27,7 +32,10 @@ export interface AgentToolRunsOptions {
   };
   /** Default: `sessionStorage` when it exists. `null` keeps nothing. */
   storage?: ProgressStorage | null;
-  /** Namespace for stored progress. Default: the agent's HTTP URL. */
+  /**
+   * Namespace for stored progress, used as given. Default: a hash of the agent's address (host and path of its
+   * HTTP URL), never its query or user info, so no token reaches the storage and a rotated token keeps the key.
+   */
   storageKey?: string;
   /** Frames the reducer rejected (bad bodies, milestones without a name). */
   onError?: (error: Error) => void;
@@ -53,6 +61,16 @@ function defaultStorage(): ProgressStorage | null {
   } catch {
     return null; // storage disabled by the browser
   }
+}
+
+/**
+ * The agent's address hashed without its credentials. Keys written before held the whole URL, `?token=` included;
+ * they are neither written nor read any more (a run's progress saved under one is lost once): sessionStorage ends
+ * with the tab, so a stale key is harmless and goes with it.
+ */
+function defaultNamespace(agent: AgentToolRunsOptions["agent"]): string {
+  const url = agent.getHttpUrl?.();
+  return url ? agentAddressKey(url) : "default";
 }
 
 /** Child runs of one agent, grouped by the tool call that spawned them. */
@@ -92,7 +110,7 @@ export class AgentToolRuns {
     if (this.listening || this.disposed) return;
     const { options } = this;
     this.storage = options.storage === undefined ? defaultStorage() : options.storage;
-    this.prefix = `runboard:runs:${options.storageKey ?? options.agent.getHttpUrl?.() ?? "default"}:`;
+    this.prefix = `runboard:runs:${options.storageKey ?? defaultNamespace(options.agent)}:`;
     this.listening = options.agent;
     options.agent.addEventListener("message", this.onMessage);
   }

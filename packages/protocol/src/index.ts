@@ -2,6 +2,7 @@
  * `@runboard/protocol`: wire types, frame parsing, URL building and pure reducers for the Cloudflare Agents
  * chat (`cf_agent_*`) and sub-agent (`agent-tool-event`) protocols. No IO, timers, DOM or React.
  */
+export * from "./address-key.ts";
 export * from "./agent-tool-runs.ts";
 export * from "./approvals/index.ts";
 export * from "./chunk-applier.ts";
