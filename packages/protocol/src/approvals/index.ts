@@ -8,4 +8,5 @@ export * from "./execution.ts";
 export * from "./expiry.ts";
 export * from "./request.ts";
 export * from "./text.ts";
+export * from "./visible-text.ts";
 export * from "./workflow.ts";

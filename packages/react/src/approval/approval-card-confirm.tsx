@@ -4,6 +4,7 @@
  * Escape cancels, and only its Approve sends the approval.
  */
 import type * as RadixDialog from "@radix-ui/react-dialog";
+import { revealHiddenCharacters } from "@runboard/protocol";
 import {
   type ComponentPropsWithRef,
   type ReactNode,
@@ -151,7 +152,11 @@ export type ApprovalCardConfirmTitleProps = ComponentPropsWithRef<typeof RadixDi
 export function ApprovalCardConfirmTitle(props: ApprovalCardConfirmTitleProps) {
   const c = usePartContext(CardContext, "ApprovalCard.ConfirmTitle");
   const Dialog = usePartContext(DialogContext, "ApprovalCard.ConfirmTitle");
-  return <Dialog.Title {...props}>{props.children ?? `Approve ${c.request.name}?`}</Dialog.Title>;
+  return (
+    <Dialog.Title {...props}>
+      {props.children ?? `Approve ${revealHiddenCharacters(c.request.name)}?`}
+    </Dialog.Title>
+  );
 }
 ApprovalCardConfirmTitle.displayName = "ApprovalCard.ConfirmTitle";
 
@@ -163,7 +168,12 @@ export function ApprovalCardConfirmDescription(props: ApprovalCardConfirmDescrip
   const c = usePartContext(CardContext, "ApprovalCard.ConfirmDescription");
   const Dialog = usePartContext(DialogContext, "ApprovalCard.ConfirmDescription");
   const { summary, risk } = c.request;
-  const fallback = [summary, risk ? `${riskLabel(risk)}.` : undefined].filter(Boolean).join(" ");
+  const fallback = [
+    summary === undefined ? undefined : revealHiddenCharacters(summary),
+    risk ? `${riskLabel(risk)}.` : undefined,
+  ]
+    .filter(Boolean)
+    .join(" ");
   return (
     <Dialog.Description {...props}>
       {props.children ?? (fallback || "This action needs your confirmation.")}

@@ -1,8 +1,11 @@
 /**
  * What a card shows about its request: the name, the summary, the risk, the permissions, the exact arguments
- * and the expiry. Each part carries the card's `data-status`.
+ * and the expiry. Each part carries the card's `data-status`. Every text a part takes from the request goes
+ * through `revealHiddenCharacters`: a person approves what they read, so a bidi override or a zero-width
+ * character in a name or an argument is shown as a marker (`⟨U+202E⟩`) instead of silently reordering or
+ * hiding text. Children an app passes are its own and shown as given.
  */
-import { formatArguments } from "@runboard/protocol";
+import { formatArguments, revealHiddenCharacters } from "@runboard/protocol";
 import { useLayoutEffect } from "react";
 import {
   dataFlag,
@@ -14,7 +17,8 @@ import {
 import { CardContext } from "./approval-card-context.ts";
 
 /** "high" → "High risk". */
-export const riskLabel = (risk: string): string => `${risk.charAt(0).toUpperCase()}${risk.slice(1)} risk`;
+export const riskLabel = (risk: string): string =>
+  revealHiddenCharacters(`${risk.charAt(0).toUpperCase()}${risk.slice(1)} risk`);
 
 /** Props of `ApprovalCard.Title`. */
 export type ApprovalCardTitleProps = PrimitiveProps<"h3">;
@@ -28,7 +32,7 @@ export function ApprovalCardTitle(props: ApprovalCardTitleProps) {
     id: c.titleId,
     "data-status": c.state,
     ...props,
-    children: props.children ?? c.request.name,
+    children: props.children ?? revealHiddenCharacters(c.request.name),
   });
 }
 ApprovalCardTitle.displayName = "ApprovalCard.Title";
@@ -39,7 +43,8 @@ export type ApprovalCardSummaryProps = PrimitiveProps<"p">;
 /** The descriptor's one-line summary (or the workflow item's title). Renders nothing when there is none. */
 export function ApprovalCardSummary(props: ApprovalCardSummaryProps) {
   const c = usePartContext(CardContext, "ApprovalCard.Summary");
-  const children = props.children ?? c.request.summary;
+  const summary = c.request.summary;
+  const children = props.children ?? (summary === undefined ? undefined : revealHiddenCharacters(summary));
   if (children === undefined || children === null) return null;
   return renderPart("p", { "data-status": c.state, ...props, children });
 }
@@ -74,14 +79,17 @@ export function ApprovalCardPermissions(props: ApprovalCardPermissionsProps) {
     "data-status": c.state,
     "data-count": permissions.length,
     ...props,
-    children: props.children ?? permissions.map((p) => <li key={p}>{p}</li>),
+    children: props.children ?? permissions.map((p) => <li key={p}>{revealHiddenCharacters(p)}</li>),
   });
 }
 ApprovalCardPermissions.displayName = "ApprovalCard.Permissions";
 
 /** Props of `ApprovalCard.Arguments`. */
 export interface ApprovalCardArgumentsProps extends PrimitiveProps<"pre"> {
-  /** Turns the arguments into text. Default: indented JSON. The result is rendered as text, never as HTML. */
+  /**
+   * Turns the arguments into text. Default: indented JSON. The result is rendered as text, never as HTML, with
+   * hidden characters (bidi controls, zero-width, control characters) shown as markers.
+   */
   format?: (args: unknown) => string;
 }
 
@@ -98,7 +106,7 @@ export function ApprovalCardArguments(props: ApprovalCardArgumentsProps) {
     "data-complete": dataFlag(complete),
     "aria-busy": complete ? undefined : true,
     ...rest,
-    children: rest.children ?? format(c.request.arguments),
+    children: rest.children ?? revealHiddenCharacters(format(c.request.arguments)),
   });
 }
 ApprovalCardArguments.displayName = "ApprovalCard.Arguments";

@@ -1,5 +1,10 @@
 /** `ApprovalCard.Status`: the card's live region, saying what happened to the request. */
-import { type ApprovalRequest, type ApprovalState, approvalStatusText } from "@runboard/protocol";
+import {
+  type ApprovalRequest,
+  type ApprovalState,
+  approvalStatusText,
+  revealHiddenCharacters,
+} from "@runboard/protocol";
 import type { ReactNode } from "react";
 import { type AnnouncerProps, renderAnnouncer, usePartContext } from "../primitives/index.ts";
 import { CardContext } from "./approval-card-context.ts";
@@ -18,10 +23,11 @@ export interface ApprovalCardStatusProps extends AnnouncerProps {
 export function ApprovalCardStatus(props: ApprovalCardStatusProps) {
   const c = usePartContext(CardContext, "ApprovalCard.Status");
   const { children, visible = true, ...rest } = props;
+  // The default echoes a denial's reason, text from elsewhere: hidden characters in it are shown as markers.
   const text =
     typeof children === "function"
       ? children(c.state, c.request)
-      : (children ?? approvalStatusText(c.state, c.request));
+      : (children ?? revealHiddenCharacters(approvalStatusText(c.state, c.request)));
   return renderAnnouncer(text, { visible, "data-status": c.state, ...rest });
 }
 ApprovalCardStatus.displayName = "ApprovalCard.Status";
