@@ -29,7 +29,10 @@ describe("in Chromium", () => {
     const [run] = Object.values(runs.getSnapshot().runsById);
     expect(run?.status).toBe("completed");
     // The default storage in a browser is sessionStorage: the run's milestones are kept for a refresh.
-    const key = Object.keys(sessionStorage).find((k) => k.includes(room));
+    // Keyed by a hash of the agent's address and the run id (never the URL, which may hold a token).
+    const key = Object.keys(sessionStorage).find(
+      (k) => k.startsWith("runboard:runs:") && k.endsWith(`:${run?.runId}`),
+    );
     expect(key).toBeDefined();
     expect(sessionStorage.getItem(key as string)).toContain("sources-gathered");
     chat.dispose();
