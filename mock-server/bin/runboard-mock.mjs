@@ -5,13 +5,16 @@
 import { parseArgs } from "node:util";
 
 const DEFAULT_PORT = 8787;
-const HELP = `Usage: runboard-mock [--port <n>] [--host <address>]
+const HELP = `Usage: runboard-mock [--port <n>] [--host <address>] [--allow-origin <origin>]…
 
 Serves the Runboard demo agents (ChatAgent, ThinkAgent) over the Cloudflare Agents wire protocol.
 
   --port <n>        port to listen on (default ${DEFAULT_PORT}, or a free one when ${DEFAULT_PORT} is taken;
                     0 always picks a free one)
   --host <address>  address to listen on (default 127.0.0.1, this machine only)
+  --allow-origin <origin>
+                    a web page origin that may connect besides localhost, 127.0.0.1 and [::1]
+                    (e.g. http://192.168.1.20:5173); repeat for more
   -h, --help        show this help
 
 Say hello, weather, pay, locate, research, fanout, background, browse, expense, deploy, fail or slow
@@ -29,6 +32,7 @@ try {
     options: {
       port: { type: "string" },
       host: { type: "string", default: "127.0.0.1" },
+      "allow-origin": { type: "string", multiple: true, default: [] },
       help: { type: "boolean", short: "h", default: false },
     },
   }));
@@ -57,7 +61,8 @@ try {
   );
 }
 const agents = mod.demoAgents;
-const start = (p) => mod.createMockAgentServer({ port: p, host, agents });
+const allowedOrigins = values["allow-origin"];
+const start = (p) => mod.createMockAgentServer({ port: p, host, agents, allowedOrigins });
 
 let server;
 try {
@@ -69,6 +74,8 @@ try {
       `runboard-mock: port ${port} is in use (another mock or dev server?); using a free port instead.`,
     );
     server = await start(0).catch((e2) => fail(`cannot listen on ${host}: ${e2.code ?? e2.message}.`));
+  } else if (/allowedOrigins/.test(e?.message ?? "")) {
+    fail(`--allow-origin takes an origin such as http://192.168.1.20:5173. ${e.message}`, 2);
   } else if (e?.code === "EADDRINUSE") {
     fail(
       `port ${port} on ${host} is already in use (another mock or dev server?). Stop that process, or pick ` +

@@ -59,6 +59,11 @@ export class Hub {
   private readonly scale: number;
   /** Base URL pages are served from; the transport sets it once it knows its address. */
   baseUrl = "http://127.0.0.1";
+  /**
+   * The `Access-Control-Allow-Origin` answer for a request's `Origin` (undefined: none). In a page (MSW) nothing
+   * listens on the network, so any; the Node server narrows it to the origins it allows.
+   */
+  corsOrigin: (origin: string | undefined) => string | undefined = () => "*";
   private readonly svc: InstanceServices;
 
   constructor(options: HubOptions) {
@@ -185,10 +190,11 @@ export class Hub {
     this.where.delete(conn);
   }
 
-  /** HTTP GET: `/health`, `…/get-messages`, Live View pages. */
+  /** HTTP GET: `/health`, `…/get-messages`, Live View pages. `origin` is the request's `Origin` header. */
   http(
     method: string,
     pathname: string,
+    origin?: string,
   ): { status: number; type?: string; body?: string; headers?: Record<string, string> } {
     if (method !== "GET" && method !== "HEAD") return { status: 405, headers: { allow: "GET, HEAD" } };
     if (pathname === "/health") return { status: 200, type: "application/json", body: '{"ok":true}' };
@@ -211,12 +217,16 @@ export class Hub {
     if (r.status !== 200) return { status: r.status };
     if (r.rest.join("/") !== "get-messages") return { status: 404 };
     const messages = "instance" in r ? r.instance.messages : [];
-    // The playground runs on another origin and reads the transcript with fetch.
+    // The playground runs on another origin and reads the transcript with fetch; only allowed pages may.
+    const allow = this.corsOrigin(origin);
     return {
       status: 200,
       type: "application/json",
       body: JSON.stringify(messages),
-      headers: { "access-control-allow-origin": "*" },
+      headers: {
+        ...(allow ? { "access-control-allow-origin": allow } : {}),
+        ...(allow !== "*" ? { vary: "Origin" } : {}),
+      },
     };
   }
 

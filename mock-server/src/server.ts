@@ -8,7 +8,8 @@ import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import { connectionId, type MockConnection } from "./connection.ts";
 import type { MockController } from "./controller.ts";
-import { Hub, type HubOptions } from "./hub.ts";
+import { Hub, type HubOptions, printable } from "./hub.ts";
+import { originPolicy } from "./origins.ts";
 
 export type { MockAgentDefinition } from "./script.ts";
 
@@ -20,6 +21,14 @@ export interface MockAgentServerOptions extends HubOptions {
   host?: string;
   /** Largest client frame accepted; bigger ones close the socket with 1009. Default 1 MiB. */
   maxFrameBytes?: number;
+  /**
+   * Web origins allowed besides the loopback ones (http/https on localhost, 127.0.0.0/8 and [::1], any port),
+   * e.g. `http://192.168.1.20:5173`. Applies to the WebSocket upgrade's `Origin` (refused with 403; requests
+   * without one, from Node or other non-browser clients, pass) and to CORS on HTTP routes. `Host` must be a
+   * loopback name, the address listened on, or the host of an allowed origin (403 otherwise), which stops DNS
+   * rebinding. `"*"` allows every origin and host. Default: none (loopback only).
+   */
+  allowedOrigins?: readonly string[];
 }
 
 /** A running mock server. */
@@ -51,6 +60,8 @@ function pathOf(target: string | undefined): string | undefined {
 /** Starts a mock server. Resolves once it listens. */
 export async function createMockAgentServer(options: MockAgentServerOptions): Promise<MockAgentServer> {
   const hub = new Hub(options);
+  const policy = originPolicy(options.allowedOrigins, options.host ?? "127.0.0.1");
+  hub.corsOrigin = policy.corsOrigin;
   // 1 MiB is plenty for chat frames and keeps a runaway client from filling memory; ws closes with 1009.
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxFrameBytes ?? 1 << 20 });
 
@@ -60,13 +71,15 @@ export async function createMockAgentServer(options: MockAgentServerOptions): Pr
     const r =
       path === undefined
         ? { status: 400, type: "text/plain", body: "Bad Request" }
-        : hub.http(req.method ?? "GET", path);
+        : !policy.hostAllowed(req.headers.host)
+          ? { status: 403, type: "text/plain", body: "Forbidden" }
+          : hub.http(req.method ?? "GET", path, req.headers.origin);
     res.writeHead(r.status, { ...(r.type ? { "content-type": r.type } : {}), ...r.headers });
     res.end(req.method === "HEAD" ? undefined : r.body);
   });
 
   /** Refuses an upgrade with a plain HTTP response, so clients see the status (ws: `unexpected-response`). */
-  const reject = (socket: Duplex, code: 400 | 404) => {
+  const reject = (socket: Duplex, code: 400 | 403 | 404) => {
     const text = STATUS_CODES[code] ?? "Error";
     socket.end(
       `HTTP/1.1 ${code} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\n` +
@@ -79,6 +92,11 @@ export async function createMockAgentServer(options: MockAgentServerOptions): Pr
     socket.on("error", () => socket.destroy());
     const path = pathOf(req.url);
     if (path === undefined) return reject(socket, 400);
+    if (!policy.hostAllowed(req.headers.host) || !policy.originAllowed(req.headers.origin)) {
+      const from = `origin ${printable(req.headers.origin ?? "(none)")}, host ${printable(req.headers.host ?? "(none)")}`;
+      hub.log(`mock-server: refused a socket from ${from} (see the allowedOrigins option)`);
+      return reject(socket, 403);
+    }
     const a = hub.accept(path);
     if (a.status !== 200) return reject(socket, a.status);
     wss.handleUpgrade(req, socket, head, (ws) => {
