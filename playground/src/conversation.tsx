@@ -5,14 +5,17 @@
 import type { AgentToolRuns } from "@runboard/client";
 import {
   getRunsForToolCall,
+  getToolName,
   isToolUIPart,
   parseLiveViewSession,
   type AgentToolRun as Run,
   type ToolPartLike,
+  toolValueText,
 } from "@runboard/protocol";
 import { AgentEvent, type UseAgentChatResult, type UseAgentToolEventsResult } from "@runboard/react";
 import type { UIMessage } from "ai";
 import type { ReactNode } from "react";
+import { Boundary } from "./boundary.tsx";
 import { RunView } from "./run-view.tsx";
 
 type Part = UIMessage["parts"][number];
@@ -37,7 +40,7 @@ export function Conversation({ chat, runs, onDrillIn, renderApproval }: Conversa
     if (!isToolUIPart(part)) return null;
     return (
       <ToolPart
-        key={part.toolCallId}
+        key={key}
         part={part}
         chat={chat}
         childRuns={getRunsForToolCall(runs, part)}
@@ -51,12 +54,15 @@ export function Conversation({ chat, runs, onDrillIn, renderApproval }: Conversa
   return (
     <section aria-label="Conversation" className="conversation">
       {chat.messages.map((m) => (
-        <AgentEvent.Match key={m.id} message={m} fallback={<Message message={m} renderPart={renderPart} />}>
-          <AgentEvent.Root message={m} className="agent-event">
-            <AgentEvent.Label className="event-label" />
-            <AgentEvent.Text />
-          </AgentEvent.Root>
-        </AgentEvent.Match>
+        // One message that cannot be shown must not take the conversation (or the page) down with it.
+        <Boundary key={m.id} what="This message" resetKey={m}>
+          <AgentEvent.Match message={m} fallback={<Message message={m} renderPart={renderPart} />}>
+            <AgentEvent.Root message={m} className="agent-event">
+              <AgentEvent.Label className="event-label" />
+              <AgentEvent.Text />
+            </AgentEvent.Root>
+          </AgentEvent.Match>
+        </Boundary>
       ))}
     </section>
   );
@@ -94,16 +100,19 @@ function ToolPart({
   renderApproval: (part: Part & ToolPartLike) => ReactNode;
   renderPart: (p: Part, key: string) => ReactNode;
 }) {
-  const name = part.type.slice("tool-".length);
+  const name = getToolName(part);
+  // The parser checks a tool part's string fields only: input and output may be null, a string, megabytes.
+  const input = toolValueText(part.input);
+  const done = part.state === "output-available";
+  const liveView = done && parseLiveViewSession(part.output) !== undefined;
+  const output = done && !liveView && childRuns.length === 0 ? toolValueText(part.output) : "";
   const waitsForClient = part.state === "input-available" && name === "getLocation";
   return (
     <div className="tool" data-status={part.state} data-tool={name}>
       <div className="tool-head">
         <strong>{name}</strong> <span className="badge">{part.state}</span>
       </div>
-      {part.input !== undefined && Object.keys(part.input as object).length > 0 && (
-        <pre className="muted">{JSON.stringify(part.input)}</pre>
-      )}
+      {input && <pre className="muted">{input}</pre>}
       {renderApproval(part)}
       {waitsForClient && (
         // The demo's client tool: a person shares a (fixed, demo) position or declines.
@@ -133,12 +142,8 @@ function ToolPart({
       )}
       {/* A child run shows its own result; the tool's raw output would repeat it. */}
       {/* A Live View session is shown in the browser panel; its URLs are credentials, not reading matter. */}
-      {part.state === "output-available" && parseLiveViewSession(part.output) && (
-        <p className="output muted">Live view session opened: see the agent's browser below.</p>
-      )}
-      {part.state === "output-available" && childRuns.length === 0 && !parseLiveViewSession(part.output) && (
-        <pre className="output">{JSON.stringify(part.output)}</pre>
-      )}
+      {liveView && <p className="output muted">Live view session opened: see the agent's browser below.</p>}
+      {output && <pre className="output">{output}</pre>}
       {part.state === "output-error" && <p role="alert">{part.errorText}</p>}
       {childRuns.map((r) => (
         <RunView

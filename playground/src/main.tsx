@@ -1,15 +1,23 @@
 import { StrictMode, Suspense } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app.tsx";
+import { Boundary } from "./boundary.tsx";
 import "./playground.css";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");
-createRoot(root).render(
+createRoot(root, {
+  // The playground's boundaries log what they catch themselves; React would log it a second time.
+  onCaughtError: (error, info) => {
+    if (!(info.errorBoundary instanceof Boundary)) console.error(error, info.componentStack ?? "");
+  },
+}).render(
   <StrictMode>
-    {/* useAgentChat suspends while the first transcript loads, as the official hook does. */}
-    <Suspense fallback={<p className="hint">Loading the conversation…</p>}>
-      <App />
-    </Suspense>
+    <Boundary what="The playground">
+      {/* useAgentChat suspends while the first transcript loads, as the official hook does. */}
+      <Suspense fallback={<p className="hint">Loading the conversation…</p>}>
+        <App />
+      </Suspense>
+    </Boundary>
   </StrictMode>,
 );

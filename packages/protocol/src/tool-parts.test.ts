@@ -9,6 +9,7 @@ import {
   selectPendingInteractions,
   type ToolPartLike,
   type ToolPartState,
+  toolValueText,
 } from "./tool-parts.ts";
 
 const part = (state: string | undefined, extra: Partial<ToolPartLike> = {}): ToolPartLike => ({
@@ -280,5 +281,25 @@ describe("findToolCallIdForApproval", () => {
     expect(findToolCallIdForApproval(asking?.messages ?? [], "aitxt-bD0YPx0XkkeVDJdFcFfZ6iA0")).toBe(
       sent?.toolCallId,
     );
+  });
+});
+
+describe("toolValueText", () => {
+  it("shows any input or output a parsed tool part can hold, as bounded text", () => {
+    expect(toolValueText(null)).toBe("");
+    expect(toolValueText(undefined)).toBe("");
+    expect(toolValueText({})).toBe("");
+    expect(toolValueText([])).toBe("");
+    expect(toolValueText("")).toBe("");
+    expect(toolValueText("<b>x</b>")).toBe("<b>x</b>");
+    expect(toolValueText(42)).toBe("42");
+    expect(toolValueText(false)).toBe("false");
+    expect(toolValueText([1, "two", null])).toBe('[1,"two",null]');
+    expect(toolValueText(JSON.parse('{"__proto__":{"a":1}}'))).toBe('{"__proto__":{"a":1}}');
+    expect(toolValueText("x".repeat(1_000_000)).length).toBeLessThanOrEqual(2_001);
+    expect(toolValueText({ a: "y".repeat(50) }, 10)).toMatch(/…$/);
+    const cyclic: Record<string, unknown> = Object.create(null);
+    cyclic.self = cyclic;
+    expect(toolValueText(cyclic)).toBe("[object Object]");
   });
 });

@@ -4,6 +4,7 @@
  */
 import type { UIMessage } from "ai";
 import { isToolPart, type Part } from "./chunk-applier.ts";
+import { truncateText } from "./run-display.ts";
 
 /** A tool part as it appears in `message.parts` (`tool-<name>` or `dynamic-tool`). */
 export interface ToolPartLike {
@@ -77,6 +78,29 @@ export const getToolCallId = (part: ToolPartLike): string => part.toolCallId;
 export const getToolInput = (part: ToolPartLike): unknown => part.input;
 /** The output of a tool part, once available. */
 export const getToolOutput = (part: ToolPartLike): unknown => part.output;
+/**
+ * A tool part's `input` or `output` as display text, whatever its shape: the parser checks a part's string
+ * fields but not these, so `null`, a string, an array, a number or megabytes arrive as they are. Empty (`""`)
+ * when there is nothing to show: no value, `null`, `""`, `{}` or `[]`. A string is shown as it is, anything
+ * else as compact JSON; the text is cut to `maxLength` characters (default 2,000) with an ellipsis. Render it as
+ * text, never as HTML.
+ */
+export function toolValueText(value: unknown, maxLength = 2_000): string {
+  if (value === undefined || value === null || value === "") return "";
+  if (typeof value === "object" && Object.keys(value).length === 0) return "";
+  let text: string;
+  if (typeof value === "string") text = value;
+  else {
+    try {
+      text = JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? v.toString() : v)) ?? "";
+    } catch {
+      // A cycle (an output the app added itself): still say what it is. `String()` would throw without a prototype.
+      text = Object.prototype.toString.call(value);
+    }
+  }
+  return truncateText(text, maxLength).text;
+}
+
 /** The approval record of a tool part, if any. */
 export const getToolApproval = (part: ToolPartLike): ToolApproval | undefined => part.approval;
 
