@@ -32,6 +32,11 @@ const chromium = () =>
 
 const exclude = ["**/node_modules/**", "**/dist/**", "**/dist-test/**"];
 
+// Browser pages are served on 127.0.0.1 (not whatever `localhost` resolves to first), so the same server is
+// also reachable as `localhost`: the stories and tests load their Live View pages under that other name, a
+// different origin (see test-support/loopback-origin.ts).
+const BROWSER_API = { host: "127.0.0.1" };
+
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -74,6 +79,7 @@ export default defineConfig({
             enabled: true,
             headless: true,
             provider: chromium(),
+            api: BROWSER_API,
             instances: [{ browser: "chromium" }],
           },
         },
@@ -88,6 +94,7 @@ export default defineConfig({
             enabled: true,
             headless: true,
             provider: chromium(),
+            api: BROWSER_API,
             instances: [{ browser: "chromium" }],
           },
         },

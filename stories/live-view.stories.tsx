@@ -4,12 +4,13 @@ import type { Meta, StoryObj } from "@storybook/react-vite";
 import { type ReactNode, useCallback, useEffect, useState } from "react";
 import { expect, userEvent, waitFor, within } from "storybook/test";
 import { useApprovalDemo, useSay } from "./support/approval-demo.tsx";
-import { useStoryAgent } from "./support/mock-agent.tsx";
+import { LIVE_VIEW_ORIGIN, useStoryAgent } from "./support/mock-agent.tsx";
 import "./support/live-view.css";
 
-// The mock serves Live View pages at the page's own origin over plain http on localhost: a development setup,
-// hence `allowLoopbackHttp`. In production the list holds the Live View origin (https) and nothing else.
-const ORIGIN = window.location.origin;
+// The mock serves Live View pages over plain http from this dev server under its other loopback name (a page
+// on the app's own origin is refused with the default sandbox): a development setup, hence `allowLoopbackHttp`.
+// In production the list holds the Live View origin (https) and nothing else.
+const ORIGIN = LIVE_VIEW_ORIGIN;
 const T = { timeout: 10_000 };
 
 type Refresh = (opts: { mode: LiveViewMode }) => Promise<LiveViewSession>;
@@ -395,12 +396,22 @@ const REFUSED: LiveViewSession = {
       title: "Plain http",
       type: "page",
     },
+    {
+      targetId: "SAME",
+      url: `${window.location.origin}/live-view/abc`,
+      pageUrl: "https://shop.example/account",
+      title: "App's own origin",
+      type: "page",
+    },
   ],
 };
 
-/** URLs the policy refuses (a script address, a foreign origin, plain http off loopback): a reason, no frame, no link. */
+/**
+ * URLs the policy refuses (a script address, a foreign origin, plain http off loopback, the app's own origin
+ * even though listed: with the default sandbox it could script the app): a reason, no frame, no link.
+ */
 export const Refused: Story = {
-  render: () => <View session={REFUSED} />,
+  render: () => <View session={REFUSED} allowedOrigins={[ORIGIN, window.location.origin]} />,
   play: async ({ canvasElement }) => {
     const root = await view(canvasElement);
     await expect(root).toHaveAttribute("data-status", "refused");
@@ -415,6 +426,7 @@ export const Refused: Story = {
       "Not embedded: javascript: addresses are not allowed; only https is.",
       "Not embedded: origin https://evil.example is not allowed.",
       "Not embedded: http://live.example.net uses plain http; only https is allowed.",
+      `Not embedded: ${window.location.origin} is this app's own address, and a page from it could take control of the app. Live View pages must come from another origin.`,
     ]);
     await expect(root.querySelectorAll("iframe")).toHaveLength(0);
     await expect(within(root).queryByRole("link")).toBeNull();

@@ -13,6 +13,10 @@ import {
 import { type UseAgentOptions, useAgent } from "@runboard/react";
 import { setupWorker } from "msw/browser";
 import { createContext, type ReactNode, useContext, useState } from "react";
+import { otherLoopbackOrigin } from "../../test-support/loopback-origin.ts";
+
+/** Where the mock's Live View pages are: this dev server on another origin (see `otherLoopbackOrigin`). */
+export const LIVE_VIEW_ORIGIN = otherLoopbackOrigin(window.location.origin);
 
 /** The running mock: its controller (hold frames, drop sockets, restart) and the host stories connect to. */
 export interface MockAgents {
@@ -28,9 +32,12 @@ let starting: Promise<MockAgents> | undefined;
 /** Starts the in-page mock once (the preview's loader calls it before the first story renders). */
 export function startMockAgents(): Promise<MockAgents> {
   starting ??= (async () => {
-    // Same origin as the page, so Live View pages are same-origin navigations the service worker can answer.
+    // The agents are served at the page's own origin, where `useStoryAgent` connects.
     const origin = window.location.origin;
     const mock = createMockAgentHandlers({ agents: demoAgents, origin, log: () => {} });
+    // Live View URLs point at the same dev server under its other loopback name (its middleware draws the
+    // pages; the service worker never sees frame navigations): a page on the app's own origin would be refused.
+    mock.hub.baseUrl = LIVE_VIEW_ORIGIN;
     for (const [name, def] of pending) mock.hub.define(name, def);
     pending.clear();
     const worker = setupWorker(...mock.handlers);

@@ -1,6 +1,6 @@
 /** The embed policy: https from allowed origins only, loopback http as an explicit development setting. */
 import { describe, expect, it } from "vitest";
-import { checkLiveViewUrl, isLoopbackHost, normalizeOrigins } from "./url-policy.ts";
+import { checkLiveViewUrl, isLoopbackHost, normalizeOrigins, sandboxCanLiftItself } from "./url-policy.ts";
 
 const policy = { allowedOrigins: ["https://live.browser.run", "http://127.0.0.1:8787/"] };
 
@@ -87,6 +87,112 @@ describe("checkLiveViewUrl", () => {
       expect(v.allowed).toBe(false);
       expect(JSON.stringify(v)).not.toContain("secret-token");
     }
+  });
+});
+
+describe("the app's own origin", () => {
+  const app = "https://app.example";
+  const own = { allowedOrigins: [app, "https://live.browser.run"], pageOrigin: `${app}/` };
+
+  it("refuses a page on the app's own origin while the sandbox has scripts and same-origin", () => {
+    for (const sandbox of [
+      undefined,
+      "allow-scripts allow-same-origin allow-forms",
+      "ALLOW-SAME-ORIGIN allow-scripts",
+    ])
+      expect(checkLiveViewUrl(`${app}/live/s/1`, { ...own, sandbox })).toEqual({
+        allowed: false,
+        reason: "same-origin",
+        message:
+          "Not embedded: https://app.example is this app's own address, and a page from it could take control of the app. Live View pages must come from another origin.",
+      });
+  });
+
+  it("says so even when the app's origin is not in the allow-list", () => {
+    const v = checkLiveViewUrl(`${app}/x`, { allowedOrigins: ["https://live.browser.run"], pageOrigin: app });
+    expect(v).toMatchObject({ allowed: false, reason: "same-origin" });
+  });
+
+  it("allows a same-origin page whose sandbox lacks allow-same-origin or allow-scripts", () => {
+    for (const sandbox of ["allow-scripts allow-forms", "allow-same-origin allow-forms", ""])
+      expect(checkLiveViewUrl(`${app}/live/s/1`, { ...own, sandbox })).toMatchObject({
+        allowed: true,
+        origin: app,
+      });
+  });
+
+  it("leaves other origins alone, and cannot check without the page's origin", () => {
+    expect(checkLiveViewUrl("https://live.browser.run/s", own)).toMatchObject({ allowed: true });
+    expect(checkLiveViewUrl(`${app}/s`, { allowedOrigins: [app] })).toMatchObject({ allowed: true });
+    expect(checkLiveViewUrl(`${app}/s`, { allowedOrigins: [app], pageOrigin: "null" })).toMatchObject({
+      allowed: true,
+    });
+  });
+
+  it("also applies to loopback pages in development", () => {
+    const dev = {
+      allowedOrigins: ["http://localhost:3000"],
+      allowLoopbackHttp: true,
+      pageOrigin: "http://localhost:3000",
+    };
+    expect(checkLiveViewUrl("http://localhost:3000/live", dev)).toMatchObject({ reason: "same-origin" });
+    expect(
+      checkLiveViewUrl("http://localhost:3000/live", { ...dev, pageOrigin: "http://localhost:6006" }),
+    ).toMatchObject({
+      allowed: true,
+    });
+  });
+});
+
+describe("sandboxCanLiftItself", () => {
+  it("is true only with both allow-scripts and allow-same-origin (or no sandbox given)", () => {
+    expect(
+      [
+        undefined,
+        "allow-scripts allow-same-origin",
+        "allow-scripts",
+        "allow-same-origin",
+        "allow-scripts-x allow-same-origin",
+      ].map(sandboxCanLiftItself),
+    ).toEqual([true, true, false, false, false]);
+  });
+});
+
+describe("wildcard origins", () => {
+  it.each([["*"], ["https://*"], ["https://*.browser.run"], ["*.browser.run"], ["https://live.*.run"]])(
+    "refuses %s as a pattern, never as allow-all",
+    (pattern) => {
+      const v = checkLiveViewUrl("https://live.browser.run/s/1", { allowedOrigins: [pattern] });
+      expect(v).toEqual({
+        allowed: false,
+        reason: "wildcard",
+        message:
+          "Not embedded: origin https://live.browser.run is not allowed. The allowed origins contain a wildcard pattern, which is not supported; list each origin exactly.",
+      });
+    },
+  );
+
+  it("does not match a URL whose host literally is the pattern", () => {
+    expect(
+      checkLiveViewUrl("https://*.browser.run/s", { allowedOrigins: ["https://*.browser.run"] }),
+    ).toMatchObject({
+      allowed: false,
+      reason: "wildcard",
+    });
+  });
+
+  it("still allows the exact origins listed beside a pattern", () => {
+    const mixed = { allowedOrigins: ["https://*", "https://live.browser.run"] };
+    expect(checkLiveViewUrl("https://live.browser.run/s", mixed)).toMatchObject({ allowed: true });
+    expect(checkLiveViewUrl("https://evil.example/s", mixed)).toMatchObject({ reason: "wildcard" });
+  });
+
+  it("are counted apart from invalid entries", () => {
+    expect(normalizeOrigins(["*", "https://*.example.com", "nope", "https://ok.example"])).toEqual({
+      origins: new Set(["https://ok.example"]),
+      invalid: 1,
+      wildcards: 2,
+    });
   });
 });
 

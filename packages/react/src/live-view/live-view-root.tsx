@@ -36,9 +36,13 @@ export interface LiveViewRootProps extends PrimitiveProps<"section"> {
   /** How long before expiry to fetch fresh URLs. Default 20% of `expiresInMs`, at most 30 s. */
   refreshMarginMs?: number;
   /**
-   * Origins whose Live View pages may be embedded, e.g. `["https://live.browser.run"]`. Anything else is refused
-   * with a reason (`LiveView.Refused`) and neither embedded nor linked. Pages get scripts and their own origin in
-   * the sandbox, so never list the app's own origin in production.
+   * Origins whose Live View pages may be embedded, e.g. `["https://live.browser.run"]`, each spelled exactly.
+   * Anything else is refused with a reason (`LiveView.Refused`) and neither embedded nor linked. Pages get
+   * scripts and their own origin in the sandbox, and a page that shares the app's origin could then script the
+   * app and remove its own sandbox: so a URL on the app's own origin is refused (`data-reason="same-origin"`)
+   * while `sandbox` has both `allow-scripts` and `allow-same-origin`, even if listed. Wildcard patterns (`*`,
+   * `https://*`, `https://*.example.com`) are refused as a configuration error (`data-reason="wildcard"`, with a
+   * dev warning), never read as allowing every origin: one look-alike host would get scripts in the app.
    */
   allowedOrigins: readonly string[];
   /**
@@ -72,7 +76,10 @@ export interface LiveViewRootProps extends PrimitiveProps<"section"> {
   onContinue?: () => unknown;
   /** How long a frame may take to load before it counts as failed (the new-tab link then stands out). Default 15 s. */
   loadTimeoutMs?: number;
-  /** The frame's `sandbox`. Default `allow-scripts allow-same-origin allow-forms`; top navigation is never allowed. */
+  /**
+   * The frame's `sandbox`. Default `allow-scripts allow-same-origin allow-forms`; top navigation is never allowed.
+   * With both `allow-scripts` and `allow-same-origin`, pages on the app's own origin are refused.
+   */
   sandbox?: string;
 }
 
@@ -126,8 +133,8 @@ export function LiveViewRoot(props: LiveViewRootProps) {
   });
 
   const feed = useLiveViewFeed({ session, refresh, mode, refreshMarginMs });
-  const policy = useEmbedPolicy(allowedOrigins, allowLoopbackHttp);
   const sandbox = useSafeSandbox(sandboxProp);
+  const policy = useEmbedPolicy(allowedOrigins, allowLoopbackHttp, sandbox);
   const { tabs, active, reportLoad } = useLiveViewTabs(feed.received, value, policy);
   useRefusalWarnings(tabs);
 

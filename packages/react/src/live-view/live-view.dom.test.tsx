@@ -246,6 +246,49 @@ describe("refused URLs", () => {
     expect(document.body.innerHTML).not.toContain("/s/x");
   });
 
+  it("refuses a page on the app's own origin (the default sandbox would let it script the app)", () => {
+    // jsdom's page origin; listing it and allowing loopback http leaves only the same-origin rule to refuse it.
+    const own = window.location.origin;
+    const url = `${own}/live-view/s/x`;
+    urlsUsed.add(url);
+    const s: LiveViewSession = {
+      sessionId: "s",
+      targets: [target("T1", "https://shop.example/", "Shop", { url })],
+      expiresInMs: 60_000,
+    };
+    render(<View session={s} allowedOrigins={[own]} allowLoopbackHttp />);
+    const refused = document.querySelector("p[data-status=refused]") as HTMLElement;
+    expect(refused?.getAttribute("data-reason")).toBe("same-origin");
+    expect(refused.textContent).toContain("is this app's own address");
+    expect(frames()).toHaveLength(0);
+    expect(screen.queryByRole("link")).toBeNull();
+    expect(logged.some((l) => l.includes("LiveView: a target's URL was not embedded (same-origin)"))).toBe(
+      true,
+    );
+  });
+
+  it("embeds a same-origin page when the sandbox withholds allow-same-origin", () => {
+    const own = window.location.origin;
+    const url = `${own}/live-view/s/y`;
+    urlsUsed.add(url);
+    const s: LiveViewSession = {
+      sessionId: "s",
+      targets: [target("T1", "https://shop.example/", "Shop", { url })],
+      expiresInMs: 60_000,
+    };
+    render(<View session={s} allowedOrigins={[own]} allowLoopbackHttp sandbox="allow-scripts allow-forms" />);
+    expect(frames()[0]?.getAttribute("src")).toBe(url);
+  });
+
+  it("refuses a wildcard allowedOrigins entry as a configuration error, not as allow-all", () => {
+    render(<View session={session()} allowedOrigins={["https://*"]} />);
+    const refused = document.querySelector("p[data-status=refused]") as HTMLElement;
+    expect(refused?.getAttribute("data-reason")).toBe("wildcard");
+    expect(refused.textContent).toContain("wildcard pattern, which is not supported");
+    expect(frames()).toHaveLength(0);
+    expect(logged.some((l) => l.includes("allowedOrigins entry is a wildcard pattern"))).toBe(true);
+  });
+
   it("embeds loopback http with allowLoopbackHttp and the origin allowed (development)", () => {
     const url = "http://127.0.0.1:8787/live-view/login";
     urlsUsed.add(url);

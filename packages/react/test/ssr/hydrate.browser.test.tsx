@@ -8,6 +8,7 @@ import { type ReactElement, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { renderToString } from "react-dom/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { otherLoopbackOrigin } from "../../../../test-support/loopback-origin.ts";
 import { LiveView } from "../../src/live-view/index.ts";
 import { applyEnvironment, CLIENT, inEnvironment, SERVER } from "./environment.ts";
 import { Approvals, CASES, connection, type StateCase, WORKFLOW_STATE } from "./states.tsx";
@@ -110,7 +111,10 @@ describe("hydrating server HTML in a browser with another locale, time zone and 
 
   it("a Live View frame whose page loaded before the app hydrated is live, not failed", async () => {
     // A page the test server answers at once (a 404 is a loaded page too), embeddable as a loopback origin.
-    const origin = location.origin;
+    // The server under its other loopback name: a page on this page's own origin is refused (default sandbox).
+    const origin = otherLoopbackOrigin(location.origin);
+    // That name must reach the server: a refused connection would end in Chromium's error page, a load too.
+    await expect(fetch(`${origin}/live-view-page`, { mode: "no-cors" })).resolves.toBeDefined();
     const session = {
       sessionId: "s",
       expiresInMs: 300_000,
