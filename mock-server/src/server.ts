@@ -10,6 +10,7 @@ import { connectionId, type MockConnection } from "./connection.ts";
 import type { MockController } from "./controller.ts";
 import { Hub, type HubOptions, printable } from "./hub.ts";
 import { originPolicy } from "./origins.ts";
+import { DEFAULT_MAX_BUFFERED_BYTES, Outbox } from "./outbox.ts";
 
 export type { MockAgentDefinition } from "./script.ts";
 
@@ -29,6 +30,12 @@ export interface MockAgentServerOptions extends HubOptions {
    * rebinding. `"*"` allows every origin and host. Default: none (loopback only).
    */
   allowedOrigins?: readonly string[];
+  /**
+   * Bytes a socket may have waiting to be read (queued plus `bufferedAmount`) before the server drops that
+   * client (close 1008, "Client too slow…"; its socket is freed a second later) and logs it, so a client that
+   * stops reading cannot grow the server's memory. Default 8 MiB.
+   */
+  maxBufferedBytes?: number;
 }
 
 /** A running mock server. */
@@ -62,6 +69,7 @@ export async function createMockAgentServer(options: MockAgentServerOptions): Pr
   const hub = new Hub(options);
   const policy = originPolicy(options.allowedOrigins, options.host ?? "127.0.0.1");
   hub.corsOrigin = policy.corsOrigin;
+  const maxBuffered = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
   // 1 MiB is plenty for chat frames and keeps a runaway client from filling memory; ws closes with 1009.
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxFrameBytes ?? 1 << 20 });
 
@@ -100,13 +108,25 @@ export async function createMockAgentServer(options: MockAgentServerOptions): Pr
     const a = hub.accept(path);
     if (a.status !== 200) return reject(socket, a.status);
     wss.handleUpgrade(req, socket, head, (ws) => {
+      const id = connectionId();
+      const out = new Outbox(ws, maxBuffered, (pending) => {
+        hub.log(
+          `mock-server: socket ${id}: dropped, ${pending} bytes unread (over maxBufferedBytes ${maxBuffered})`,
+        );
+        hub.dropConnection(conn);
+      });
       const conn: MockConnection = {
-        id: connectionId(),
-        send: (text) => {
-          if (ws.readyState === ws.OPEN) ws.send(text);
+        id,
+        send: (text) => out.send(text),
+        // Frames queued before a close or a drop still go first, as they did when every send wrote at once.
+        close: (code, reason) => {
+          out.flush();
+          ws.close(code, reason);
         },
-        close: (code, reason) => ws.close(code, reason),
-        terminate: () => ws.terminate(),
+        terminate: () => {
+          out.flush();
+          ws.terminate();
+        },
       };
       ws.on("message", (data, isBinary) => hub.message(conn, isBinary ? undefined : data.toString()));
       ws.on("close", () => hub.dropConnection(conn));

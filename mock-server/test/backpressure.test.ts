@@ -1,0 +1,46 @@
+// A client that stops reading is dropped once too much waits for it; the other clients keep receiving.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { room, startServer, type TestServer, until } from "./ws-client.ts";
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startServer({
+    agents: { ChatAgent: { host: "ai-chat", initialState: { n: 0 } } },
+    maxBufferedBytes: 1 << 20,
+  });
+});
+afterAll(() => t.close());
+
+describe("mock server backpressure", () => {
+  it("drops a client that stops reading, frees it, and keeps serving the others in order", async () => {
+    const path = `/agents/chat-agent/${room("paused")}`;
+    const stalled = await t.open(path);
+    const reader = await t.open(path);
+    const writer = await t.open(path);
+    await until(() => stalled.frames.length >= 3 && reader.frames.length >= 3, "connect frames");
+    // The stalled client's process stops reading: the kernel buffers fill, then the server's would.
+    (stalled.ws as unknown as { _socket: { pause(): void } })._socket.pause();
+    const instance = t.server.controller.instance("ChatAgent", path.split("/").at(-1) ?? "");
+    expect(instance?.conns.size).toBe(3);
+
+    // 300 state updates of 100 kB: 30 MB fanned out to each of the other two sockets.
+    const blob = "x".repeat(100_000);
+    const before = reader.frames.length;
+    for (let i = 0; i < 300; i++) {
+      writer.ws.send(JSON.stringify({ type: "cf_agent_state", state: { n: i, blob } }));
+      // As a live writer would: wait until the reading client has the last few.
+      if (i % 5 === 4)
+        await until(() => reader.frames.length >= before + i + 1, "the reading client keeps up");
+    }
+    await until(
+      () => reader.frames.length >= before + 300,
+      "every state frame at the reading client",
+      20_000,
+    );
+    const states = reader.frames.slice(before).map((f) => (f.state as { n: number }).n);
+    expect(states).toEqual(Array.from({ length: 300 }, (_, i) => i));
+
+    await until(() => instance?.conns.size === 2, "the stalled client dropped");
+    expect(t.logs.some((l) => /dropped, \d+ bytes unread/.test(l))).toBe(true);
+  }, 30_000);
+});
