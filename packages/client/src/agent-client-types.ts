@@ -135,6 +135,12 @@ export interface AgentClientOptions<State = unknown>
    * and terminal connection errors. Nothing is thrown into the app.
    */
   onError?: (error: Error) => void;
+  /**
+   * The largest frame accepted from the server, in bytes (UTF-8 for text). A larger frame is dropped before it
+   * is parsed and reported once through `onError` with its size and the limit (never its content); the
+   * connection stays open. (Frames nested more than 1,000 levels deep are refused before parsing too.) Default `DEFAULT_MAX_FRAME_BYTES`, 16 MiB.
+   */
+  maxFrameBytes?: number;
   /** Start without connecting; call `reconnect()` to connect. */
   startClosed?: boolean;
   /**

@@ -335,8 +335,13 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
 
   private onMessage(event: MessageEvent) {
     // The stores listening to this connection are handed this same event object, so they read this parse.
-    const parsed = readFrame(event);
-    if (parsed.kind === "error") this.options.onError?.(new Error(parsed.reason));
+    const parsed = readFrame(event, this.options.maxFrameBytes);
+    if (parsed.kind === "error") {
+      this.options.onError?.(new Error(parsed.reason));
+      // An oversized frame is dropped unparsed: an app's `onMessage` would otherwise parse it. (A frame too
+      // deep still goes on, so the chat or run store it belongs to reports it too, from this same parse.)
+      if (parsed.limit === "size") return;
+    }
     if (parsed.kind === "frame") {
       const f = parsed.frame;
       switch (f.type) {

@@ -8,6 +8,7 @@ export * from "./approvals/index.ts";
 export * from "./chunk-applier.ts";
 export * from "./encode.ts";
 export * from "./event-label.ts";
+export * from "./frame-limits.ts";
 export * from "./frames.ts";
 export * from "./live-view/index.ts";
 export * from "./message-list.ts";

@@ -2,10 +2,10 @@ import { readdirSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { readTranscript } from "../test/transcript-client.ts";
+import { MAX_JSON_DEPTH } from "./frame-limits.ts";
 import { FrameType } from "./frames.ts";
 import {
   type ChunkResult,
-  MAX_JSON_DEPTH,
   type ParseResult,
   parseChunkBody,
   parseClientFrame,

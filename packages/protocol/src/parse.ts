@@ -3,6 +3,7 @@
  * report it through its error channel and keep going.
  */
 import type { UIMessageChunk } from "ai";
+import { MAX_JSON_DEPTH, oversize, scanNesting } from "./frame-limits.ts";
 import type { AgentToolEvent, ClientFrame, ServerFrame } from "./frames.ts";
 
 /** Why a frame was rejected. */
@@ -12,6 +13,17 @@ export interface FrameError {
   reason: string;
   /** The frame's `type` when it could be read. */
   frameType?: string;
+  /**
+   * Set when the frame broke a limit (`maxBytes`, or nesting past `MAX_JSON_DEPTH`); such a frame was refused
+   * before `JSON.parse`, and a client drops it instead of handing it on.
+   */
+  limit?: "size" | "depth";
+}
+
+/** Limits applied before a frame is parsed. */
+export interface FrameLimits {
+  /** The largest frame accepted, in bytes (UTF-8 for text). Default: no size limit. */
+  maxBytes?: number;
 }
 
 /** A well-formed frame of a type this package does not know; passed through untouched. */
@@ -290,40 +302,25 @@ const clientChecks: Record<string, Check> = {
   cf_agent_stream_resume_ack: (o) => str(o, "id"),
 };
 
-/**
- * How deeply a frame (or a chunk body) may nest objects and arrays. `JSON.parse` reads any depth, but
- * `JSON.stringify` recurses and overflows the stack at a few thousand levels: a transcript that deep was
- * accepted, and every later `sendMessage` then failed with a RangeError, since a request carries the transcript
- * back (found by the fuzz test). No server can produce such a frame with `JSON.stringify` either.
- */
-export const MAX_JSON_DEPTH = 1000;
-
-/**
- * True when `value`, parsed from `text`, nests objects and arrays deeper than `MAX_JSON_DEPTH`. Iterative, so it
- * cannot overflow. Each level costs at least two characters (its brackets), so text of up to twice the limit
- * cannot be too deep and is not walked: that is every frame of a streaming reply (found profiling the chat
- * benchmark, where the walk was a tenth of the parse time).
- */
-function tooDeep(value: unknown, text: string): boolean {
-  if (text.length <= 2 * MAX_JSON_DEPTH || value === null || typeof value !== "object") return false;
-  const nodes: object[] = [value];
-  const depths: number[] = [1];
-  while (nodes.length) {
-    const v = nodes.pop() as Obj | unknown[];
-    const d = depths.pop() as number;
-    if (d > MAX_JSON_DEPTH) return true;
-    const children = Array.isArray(v) ? v : Object.values(v);
-    for (const c of children)
-      if (c !== null && typeof c === "object") {
-        nodes.push(c);
-        depths.push(d + 1);
-      }
-  }
-  return false;
-}
-
-function parseWith<F>(raw: unknown, checks: Record<string, Check>): ParseResult<F> {
+function parseWith<F>(raw: unknown, checks: Record<string, Check>, limits?: FrameLimits): ParseResult<F> {
+  const max = limits?.maxBytes;
+  const size = max === undefined ? undefined : oversize(raw, max);
+  // Reported by size alone: nothing of a refused frame's content reaches a log or an error handler.
+  if (size !== undefined)
+    return {
+      kind: "error",
+      reason: `frame of ${size} bytes exceeds the limit of ${max} bytes`,
+      limit: "size",
+    };
   if (typeof raw !== "string") return { kind: "error", reason: "frame is not text" };
+  const scan = scanNesting(raw);
+  if (scan.tooDeep)
+    return {
+      kind: "error",
+      reason: `frame is nested more than ${MAX_JSON_DEPTH} levels deep`,
+      limit: "depth",
+      ...(scan.type === undefined ? {} : { frameType: scan.type }),
+    };
   let value: unknown;
   try {
     value = JSON.parse(raw);
@@ -331,12 +328,6 @@ function parseWith<F>(raw: unknown, checks: Record<string, Check>): ParseResult<
     return { kind: "error", reason: "frame is not valid JSON" };
   }
   if (!isObj(value)) return { kind: "error", reason: "frame is not a JSON object" };
-  if (tooDeep(value, raw))
-    return {
-      kind: "error",
-      reason: `frame is nested more than ${MAX_JSON_DEPTH} levels deep`,
-      ...(typeof value.type === "string" ? { frameType: value.type } : {}),
-    };
   const type = value.type;
   if (typeof type !== "string") return { kind: "error", reason: "frame has no string 'type'" };
   // Own keys only: a `type` such as "toString" or "__proto__" must not reach Object.prototype.
@@ -356,13 +347,13 @@ function parseWith<F>(raw: unknown, checks: Record<string, Check>): ParseResult<
  * if (r.kind === "frame" && r.frame.type === "cf_agent_identity") console.log(r.frame.name);
  * else if (r.kind === "error") onError(new Error(r.reason));
  */
-export function parseServerFrame(raw: unknown): ParseResult<ServerFrame> {
-  return parseWith<ServerFrame>(raw, serverChecks);
+export function parseServerFrame(raw: unknown, limits?: FrameLimits): ParseResult<ServerFrame> {
+  return parseWith<ServerFrame>(raw, serverChecks, limits);
 }
 
 /** Parses one text frame from a client (used by servers, including the mock). Never throws. */
-export function parseClientFrame(raw: unknown): ParseResult<ClientFrame> {
-  return parseWith<ClientFrame>(raw, clientChecks);
+export function parseClientFrame(raw: unknown, limits?: FrameLimits): ParseResult<ClientFrame> {
+  return parseWith<ClientFrame>(raw, clientChecks, limits);
 }
 
 /** The result of reading a chunk body (`cf_agent_use_chat_response.body` or an agent-tool `chunk`). */
@@ -374,6 +365,12 @@ export type ChunkResult = { kind: "chunk"; chunk: UIMessageChunk } | { kind: "em
  */
 export function parseChunkBody(body: string): ChunkResult {
   if (body === "") return { kind: "empty" };
+  if (scanNesting(body).tooDeep)
+    return {
+      kind: "error",
+      reason: `chunk body is nested more than ${MAX_JSON_DEPTH} levels deep`,
+      limit: "depth",
+    };
   let value: unknown;
   try {
     value = JSON.parse(body);
@@ -382,8 +379,6 @@ export function parseChunkBody(body: string): ChunkResult {
   }
   if (!isObj(value) || typeof value.type !== "string")
     return { kind: "error", reason: "chunk body has no string 'type'" };
-  if (tooDeep(value, body))
-    return { kind: "error", reason: `chunk body is nested more than ${MAX_JSON_DEPTH} levels deep` };
   const type = value.type;
   const check = Object.hasOwn(chunkChecks, type)
     ? chunkChecks[type]
