@@ -9,6 +9,7 @@ import { MockController, type SentFrame } from "./controller.ts";
 import { AgentInstance } from "./instance.ts";
 import type { InstanceServices } from "./instance-host.ts";
 import { DEFAULT_LIVE_VIEW_TTL_MS, LiveViews } from "./live-view.ts";
+import { LogLimiter } from "./log-limit.ts";
 import type { MockAgentDefinition } from "./script.ts";
 
 /** Options of the hub, shared by both transports. */
@@ -19,7 +20,21 @@ export interface HubOptions {
   delayScale?: number;
   /** How long Live View URLs stay valid. Default 5 minutes. */
   liveViewTtlMs?: number;
+  /**
+   * An agent instance with no sockets (its children's included), no turn streaming or queued and no child
+   * run going is dropped after this long, transcript and state with it, so a long-running mock does not keep
+   * every instance it ever served. 0 or Infinity keeps them all. Default 10 minutes.
+   */
+  idleInstanceMs?: number;
+  /**
+   * Log lines about ignored client frames allowed per connection per `perMs`; the rest are counted and
+   * reported in one "suppressed" line. Default 10 per 10 seconds.
+   */
+  logLimit?: { lines: number; perMs: number };
 }
+
+/** Default `idleInstanceMs`. */
+export const DEFAULT_IDLE_INSTANCE_MS = 10 * 60_000;
 
 type Route =
   | { status: 400 | 404 }
@@ -65,12 +80,20 @@ export class Hub {
    */
   corsOrigin: (origin: string | undefined) => string | undefined = () => "*";
   private readonly svc: InstanceServices;
+  private readonly frameLog: LogLimiter<MockConnection>;
+  /** When each top-level instance was last seen busy or touched by a socket. */
+  private readonly lastActive = new Map<string, number>();
+  private readonly idleMs: number;
+  private sweeper?: ReturnType<typeof setInterval>;
 
   constructor(options: HubOptions) {
     this.agents = new Map(Object.entries(options.agents).map(([k, v]) => [kebabAgentName(k), v]));
     this.log = options.log ?? ((l: string) => console.warn(l));
     this.scale = options.delayScale ?? 1;
     this.liveViews = new LiveViews(options.liveViewTtlMs ?? DEFAULT_LIVE_VIEW_TTL_MS);
+    this.frameLog = new LogLimiter(this.log, options.logLimit?.lines, options.logLimit?.perMs);
+    const idle = options.idleInstanceMs ?? DEFAULT_IDLE_INSTANCE_MS;
+    this.idleMs = idle > 0 ? idle : Number.POSITIVE_INFINITY;
     this.svc = {
       log: this.log,
       delayScale: this.scale,
@@ -139,6 +162,8 @@ export class Hub {
       create: () => {
         const created = new AgentInstance(def, agent, name, this.svc);
         this.instances.set(key, created);
+        this.lastActive.set(key, Date.now());
+        this.startSweeping();
         return created;
       },
     };
@@ -171,7 +196,12 @@ export class Hub {
     if (parsed.kind !== "frame") {
       // The reason names the frame type and field only, never the payload, so nothing sensitive is logged.
       const why = parsed.kind === "error" ? parsed.reason : `unknown type '${parsed.type}'`;
-      this.log(`mock-server: ${inst.agent}/${inst.name}: ignored frame (${printable(why)})`);
+      const label = `${inst.agent}/${inst.name} socket ${conn.id}`;
+      this.frameLog.write(
+        conn,
+        label,
+        `mock-server: ${inst.agent}/${inst.name}: ignored frame (${printable(why)})`,
+      );
       return;
     }
     try {
@@ -186,8 +216,39 @@ export class Hub {
 
   /** The socket closed. */
   dropConnection(conn: MockConnection) {
-    this.where.get(conn)?.disconnect(conn);
+    const inst = this.where.get(conn);
+    if (!inst) return;
+    inst.disconnect(conn);
     this.where.delete(conn);
+    this.frameLog.forget(conn, `${inst.agent}/${inst.name} socket ${conn.id}`);
+  }
+
+  /** Checks for idle instances at a tenth of `idleInstanceMs` (at most once a minute), while there are any. */
+  private startSweeping() {
+    if (this.sweeper !== undefined || !Number.isFinite(this.idleMs)) return;
+    this.sweeper = setInterval(() => this.evictIdle(), Math.min(this.idleMs / 10, 60_000));
+    // Node: the sweep alone must not keep a test process or the CLI alive.
+    (this.sweeper as { unref?: () => void }).unref?.();
+  }
+
+  /** Drops instances idle for `idleInstanceMs`: no sockets, nothing streaming, queued or running. */
+  evictIdle(now = Date.now()) {
+    for (const [key, inst] of this.instances) {
+      if (!inst.idle) {
+        this.lastActive.set(key, now);
+        continue;
+      }
+      if (now - (this.lastActive.get(key) ?? now) < this.idleMs) continue;
+      inst.restart();
+      this.instances.delete(key);
+      this.lastActive.delete(key);
+    }
+    if (this.instances.size === 0) this.stopSweeping();
+  }
+
+  private stopSweeping() {
+    clearInterval(this.sweeper);
+    this.sweeper = undefined;
   }
 
   /** HTTP GET: `/health`, `…/get-messages`, Live View pages. `origin` is the request's `Origin` header. */
@@ -243,6 +304,7 @@ export class Hub {
 
   /** Closes every socket (server shutdown). */
   closeAll(code = 1001, reason = "Server closing") {
+    this.stopSweeping();
     for (const conn of [...this.where.keys()]) {
       this.dropConnection(conn);
       conn.close(code, reason);

@@ -102,6 +102,13 @@ export class AgentInstance implements RpcHost, RunHost, ChildHost {
     return this.queue.live !== undefined;
   }
 
+  /** No sockets here or on a child, nothing streaming or queued, no child run going: safe to evict. */
+  get idle(): boolean {
+    if (this.conns.size > 0 || this.queue.busy || this.runs.running) return false;
+    for (const child of this.children.values()) if (!child.idle) return false;
+    return true;
+  }
+
   private send(conn: MockConnection, frame: ServerFrame) {
     this.svc.deliver(conn, frame);
   }

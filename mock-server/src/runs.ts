@@ -42,6 +42,12 @@ export class RunRegistry {
     private readonly svc: Pick<InstanceServices, "deliver">,
   ) {}
 
+  /** Whether a child run has not ended yet. */
+  get running(): boolean {
+    for (const r of this.records.values()) if (!r.terminal && !r.stopped) return true;
+    return false;
+  }
+
   private frame(r: RunRecord, sequence: number, event: AgentToolEvent, replay = false): AgentToolEventFrame {
     return {
       type: "agent-tool-event",

@@ -95,6 +95,11 @@ export class TurnQueue {
     return this.active;
   }
 
+  /** A turn streams (an orphaned stream waiting for its ACK does not count) or waits in the queue. */
+  get busy(): boolean {
+    return this.queue.length > 0 || (this.active !== undefined && this.active.stream.status !== "orphaned");
+  }
+
   /** Request id of the next queued turn. */
   get nextId(): string | undefined {
     return this.queue[0]?.id;
