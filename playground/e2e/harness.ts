@@ -119,6 +119,20 @@ async function startVite(agentHost: string): Promise<ViteDevServer> {
   }
 }
 
+/**
+ * Loads the app once, before any walk, so Vite has transformed its modules. On a cold start that takes many
+ * seconds, far more on a busy machine, and it was paid inside the first walk's `page.goto` (30 s limit). The
+ * caller's `beforeAll` limit bounds it instead. Its agent instance is one no walk uses.
+ */
+async function warmUp(browser: Browser, url: string) {
+  const page = await browser.newPage();
+  try {
+    await page.goto(`${url}?agent=ChatAgent&name=e2e-warm-up`, { waitUntil: "load", timeout: 0 });
+  } finally {
+    await page.close();
+  }
+}
+
 export async function startPlayground(target: Target = "mock"): Promise<Playground> {
   const server = await startAgentServer(target);
   let vite: ViteDevServer | undefined;
@@ -128,6 +142,7 @@ export async function startPlayground(target: Target = "mock"): Promise<Playgrou
     const address = vite.httpServer?.address();
     if (!address || typeof address === "string") throw new Error("vite did not listen on a port");
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    await warmUp(browser, `http://127.0.0.1:${address.port}/`);
     mkdirSync(SHOTS, { recursive: true });
     const v = vite;
     const b = browser;
@@ -161,6 +176,7 @@ export async function openTab(pg: Playground, agent = "ChatAgent") {
     if (m.type() === "error") errors.push(m.text());
   });
   const name = `e2e-${Date.now().toString(36)}-${++instance}`;
+  // The app's modules are transformed already (`warmUp`), so this is the page's own load.
   await page.goto(`${pg.url}?agent=${agent}&name=${name}`);
   // A new Durable Object on the real runtime can take a few seconds on its first connection.
   await page
