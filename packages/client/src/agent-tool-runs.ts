@@ -37,6 +37,12 @@ export interface AgentToolRunsOptions {
    * HTTP URL), never its query or user info, so no token reaches the storage and a rotated token keeps the key.
    */
   storageKey?: string;
+  /**
+   * Least time between two saves of one run's progress, in ms. Default 1000. Frames in between only mark the
+   * run; the save writes its latest state. Pending saves are written at once when the page is hidden
+   * (`pagehide`, `visibilitychange` to hidden) and on `dispose()`, so the last state is never lost.
+   */
+  storageWriteMs?: number;
   /** Frames the reducer rejected (bad bodies, milestones without a name). */
   onError?: (error: Error) => void;
   /** See `ChatSessionOptions.throttleMs`. */
@@ -82,6 +88,26 @@ export class AgentToolRuns {
   private listening: AgentToolRunsOptions["agent"] | undefined;
   private readonly restored = new Map<string, Saved>();
   private readonly merged = new WeakMap<AgentToolRun, AgentToolRun>();
+  /** Runs already looked up in storage: a run without progress is read once, not on every frame. */
+  private readonly checked = new Set<string>();
+  /** Runs whose progress changed since it was last saved. */
+  private readonly unsaved = new Set<string>();
+  /** Set while saves cool down: marked runs wait for it to fire. */
+  private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Runs whose end was saved at once. */
+  private readonly endSaved = new Set<string>();
+  /** Runs whose saved progress was read since the last publish: they are merged again even if unchanged. */
+  private readonly newlyRestored = new Set<string>();
+  /** Runs changed in the last published state: only they are merged with saved progress and settled. */
+  private lastChanged: readonly string[] = [];
+  private lastIn: AgentToolRunsState | undefined;
+  private lastOut: AgentToolRunsState | undefined;
+  private hideTarget: Pick<EventTarget, "addEventListener" | "removeEventListener"> | undefined;
+  /** `pagehide` saves at once (the page may be going away); `visibilitychange` only when it hides the page. */
+  private readonly onHide = (e: Event) => {
+    if (e.type === "pagehide" || typeof document === "undefined" || document.visibilityState === "hidden")
+      this.saveNow();
+  };
   private disposed = false;
   private readonly onMessage = (e: Event) => this.receive(e as MessageEvent);
 
@@ -113,6 +139,11 @@ export class AgentToolRuns {
     this.prefix = `runboard:runs:${options.storageKey ?? defaultNamespace(options.agent)}:`;
     this.listening = options.agent;
     options.agent.addEventListener("message", this.onMessage);
+    if (this.storage && typeof window !== "undefined" && typeof window.addEventListener === "function") {
+      this.hideTarget = window;
+      window.addEventListener("pagehide", this.onHide);
+      window.addEventListener("visibilitychange", this.onHide);
+    }
   }
 
   /**
@@ -167,16 +198,28 @@ export class AgentToolRuns {
 
   /** Forgets every run here (not on the server: the next reconnect replays them). */
   resetLocalState(): void {
+    // What the runs reached so far is still theirs on the server: keep it for the next page load.
+    this.saveNow();
     this.reducer.reset();
     this.restored.clear();
+    this.checked.clear();
+    this.endSaved.clear();
+    this.newlyRestored.clear();
+    this.lastIn = this.lastOut = undefined;
     this.publish();
   }
 
-  /** Stops listening to the agent for good. */
+  /** Stops listening to the agent for good; progress not saved yet is saved now. */
   dispose(): void {
+    this.saveNow();
+    if (this.saveTimer !== undefined) clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
     this.disposed = true;
     this.listening?.removeEventListener("message", this.onMessage);
     this.listening = undefined;
+    this.hideTarget?.removeEventListener("pagehide", this.onHide);
+    this.hideTarget?.removeEventListener("visibilitychange", this.onHide);
+    this.hideTarget = undefined;
   }
 
   private receive(event: { data: unknown }) {
@@ -198,19 +241,67 @@ export class AgentToolRuns {
     }
   }
 
-  /** Saves what replay cannot bring back, and recalls it for a run seen again without it. */
+  /**
+   * Saves what replay cannot bring back, and recalls it for a run seen again without it. A save serialises
+   * every milestone of the run, so it is not done per frame (that cost O(milestones) per frame, quadratic
+   * over a long run): the first change saves at once, later ones are marked and saved when `storageWriteMs`
+   * has passed, so a run is saved at most once per `storageWriteMs`. A run that ends is saved at once, once:
+   * nothing newer is coming for it.
+   */
   private remember(runId: string) {
     if (!this.storage) return;
-    const run = this.reducer.state.runsById[runId];
+    const run = this.reducer.peekRun(runId);
     if (!run) return;
-    const key = this.prefix + runId;
-    try {
-      if (run.progress || run.milestones.length) {
-        this.storage.setItem(key, JSON.stringify({ progress: run.progress, milestones: run.milestones }));
-      } else if (!this.restored.has(runId)) {
-        const raw = this.storage.getItem(key);
-        if (raw) this.restored.set(runId, JSON.parse(raw) as Saved);
+    if (run.progress || run.milestones.length) {
+      this.unsaved.add(runId);
+      if (run.status !== "running" && !this.endSaved.has(runId)) {
+        this.endSaved.add(runId);
+        this.unsaved.delete(runId);
+        this.save(this.storage, runId);
       }
+      this.scheduleSave();
+    } else if (!this.checked.has(runId)) {
+      this.checked.add(runId);
+      try {
+        const raw = this.storage.getItem(this.prefix + runId);
+        if (raw) {
+          this.restored.set(runId, JSON.parse(raw) as Saved);
+          this.newlyRestored.add(runId);
+        }
+      } catch {
+        // A broken storage or entry only costs the restored progress.
+      }
+    }
+  }
+
+  /** Saves the marked runs now unless saves are cooling down; then starts a cool-down. */
+  private scheduleSave() {
+    if (this.saveTimer !== undefined || this.unsaved.size === 0) return;
+    this.saveNow();
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      this.scheduleSave();
+    }, this.options.storageWriteMs ?? 1000);
+    // A pending save must not keep a Node process alive; dispose() saves anyway.
+    (this.saveTimer as { unref?: () => void }).unref?.();
+  }
+
+  /** Writes every marked run now (the page hides, the store is disposed). */
+  private saveNow() {
+    const storage = this.storage;
+    if (!storage) return;
+    for (const runId of this.unsaved) this.save(storage, runId);
+    this.unsaved.clear();
+  }
+
+  private save(storage: ProgressStorage, runId: string) {
+    const run = this.reducer.peekRun(runId);
+    if (!run) return;
+    try {
+      storage.setItem(
+        this.prefix + runId,
+        JSON.stringify({ progress: run.progress, milestones: run.milestones }),
+      );
     } catch {
       // A full or broken storage only costs the restored progress.
     }
@@ -232,9 +323,59 @@ export class AgentToolRuns {
     return out;
   };
 
+  /**
+   * The published state: the reducer's, with saved progress merged into runs that have none live yet. Only the
+   * runs changed since the last publish are merged again; the rest keep their merged objects.
+   */
   private compute(): AgentToolRunsState {
     const s = this.reducer.state;
-    if (this.restored.size === 0) return s;
+    const changed = s === this.lastIn ? [] : [...this.reducer.lastChanges];
+    for (const id of this.newlyRestored) changed.push(id);
+    this.newlyRestored.clear();
+    this.lastChanged = changed;
+    const prevIn = this.lastIn;
+    const prevOut = this.lastOut;
+    this.lastIn = s;
+    if (this.restored.size === 0 && (prevOut === undefined || prevOut === prevIn)) {
+      this.lastOut = s;
+      return s;
+    }
+    this.lastOut = prevIn && prevOut ? this.merge(s, prevOut, changed) : this.mergeAll(s);
+    return this.lastOut;
+  }
+
+  /** The last published state with the changed runs merged again, and the groups holding them. */
+  private merge(
+    s: AgentToolRunsState,
+    prevOut: AgentToolRunsState,
+    changed: readonly string[],
+  ): AgentToolRunsState {
+    const byId = Object.assign(Object.create(null) as Record<string, AgentToolRun>, prevOut.runsById);
+    const groups = new Set<string>();
+    let unbound = false;
+    for (const id of changed) {
+      const run = s.runsById[id];
+      if (!run) continue;
+      const out = this.withSaved(run);
+      if (out === byId[id]) continue;
+      byId[id] = out;
+      if (run.parentToolCallId === undefined) unbound = true;
+      else groups.add(run.parentToolCallId);
+    }
+    if (!unbound && groups.size === 0) return prevOut;
+    const byCall = Object.assign(
+      Object.create(null) as Record<string, readonly AgentToolRun[]>,
+      prevOut.runsByToolCallId,
+    );
+    for (const g of groups) byCall[g] = (s.runsByToolCallId[g] ?? []).map(this.withSaved);
+    return {
+      runsById: byId,
+      runsByToolCallId: byCall,
+      unboundRuns: unbound ? s.unboundRuns.map(this.withSaved) : prevOut.unboundRuns,
+    };
+  }
+
+  private mergeAll(s: AgentToolRunsState): AgentToolRunsState {
     // No prototype, as the reducer's own indexes: ids from the wire must not find `Object.prototype` members.
     const byId = Object.create(null) as Record<string, AgentToolRun>;
     for (const [id, r] of Object.entries(s.runsById)) byId[id] = this.withSaved(r);
@@ -246,9 +387,16 @@ export class AgentToolRuns {
   private publish() {
     if (this.disposed) return;
     const state = this.compute();
+    const ids = this.lastChanged;
     this.store.setState(state, true);
-    // A run that ended is no longer cancelling: its cancel worked, or it ended on its own.
-    this.actions.settle(Object.values(state.runsById));
+    // A run that ended is no longer cancelling: its cancel worked, or it ended on its own. Only runs that
+    // changed can have ended since the last publish.
+    const changed: AgentToolRun[] = [];
+    for (const id of ids) {
+      const run = state.runsById[id];
+      if (run) changed.push(run);
+    }
+    this.actions.settle(changed);
   }
 
   private runOf(run: AgentToolRun | string): AgentToolRun | undefined {

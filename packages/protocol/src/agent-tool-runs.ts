@@ -116,6 +116,8 @@ interface RunBook {
   progressIds: Set<string>;
   unstoredIds: Set<string>;
   milestoneHigh: number;
+  /** Milestone sequences seen, so a repeat is found without scanning the run's milestones. */
+  milestoneSeqs: Set<number>;
   ctx: PartContext;
   /** Stored chunks that arrived ahead of a missing one, by sequence. */
   early: Map<number, UIMessageChunk>;
@@ -164,43 +166,110 @@ export function compareRuns(
   return a.order - b.order || (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0);
 }
 
+/**
+ * Puts `item` into `list`, kept sorted by `before` (true when its first argument goes first), after any equal
+ * ones. Frames nearly always come in order, so the usual case is a push; otherwise a binary search, so a frame
+ * costs O(log n) comparisons however long the list is (re-sorting it took O(n log n) per frame).
+ */
+function insertSorted<T>(list: T[], item: T, before: (a: T, b: T) => boolean): number {
+  const n = list.length;
+  if (n === 0 || !before(item, list[n - 1] as T)) {
+    list.push(item);
+    return n;
+  }
+  let lo = 0;
+  let hi = n - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (before(item, list[mid] as T)) hi = mid;
+    else lo = mid + 1;
+  }
+  list.splice(lo, 0, item);
+  return lo;
+}
+
+const milestoneBefore = (a: AgentToolMilestone, b: AgentToolMilestone) => a.sequence < b.sequence;
+const runBefore = (a: AgentToolRun, b: AgentToolRun) => compareRuns(a, b) < 0;
+
+/**
+ * Puts a run into a group kept in display order, replacing the previous object of the same run. A run's
+ * `order` and `runId` never change, so its place is found by binary search instead of re-sorting the group.
+ */
+function placeRun(list: AgentToolRun[], run: AgentToolRun): void {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (runBefore(list[mid] as AgentToolRun, run)) lo = mid + 1;
+    else hi = mid;
+  }
+  if (list[lo]?.runId === run.runId) list[lo] = run;
+  else if (lo === list.length) list.push(run);
+  else list.splice(lo, 0, run);
+}
+
 /** An incremental reducer over agent-tool events with copy-on-write snapshots. */
 export class AgentToolRunsReducer {
   private readonly books = new Map<string, RunBook>();
   private readonly owned = new Set<object>();
   private readonly changed = new Set<string>();
   private published: AgentToolRunsState = EMPTY_STATE;
+  /**
+   * The ids of the runs that changed in the latest snapshot `state` made (empty after `reset`), so a layer
+   * over the reducer can update only those instead of walking every run.
+   */
+  get lastChanges(): readonly string[] {
+    return this.snapshotChanges;
+  }
+  private snapshotChanges: readonly string[] = [];
   private readonly now: () => number;
 
   constructor(options: AgentToolRunsOptions = {}) {
     this.now = options.now ?? Date.now;
   }
 
-  /** The current state; unchanged runs and groups keep their identity. */
+  /**
+   * The current state; unchanged runs and groups keep their identity. Only the runs changed since the last
+   * read are visited: each is put in place in its group (binary search), so a read costs a shallow copy of
+   * the id index and of the changed groups, never a scan or sort of every run.
+   */
   get state(): AgentToolRunsState {
     if (this.changed.size === 0) return this.published;
     const prev = this.published;
     const runsById = record(prev.runsById);
-    const groups = new Set<string>();
-    let unboundChanged = false;
+    const runsByToolCallId = record(prev.runsByToolCallId);
+    let unboundRuns = prev.unboundRuns;
+    // Group arrays copied during this read, so a group with several changed runs is copied once.
+    const fresh = new Set<readonly AgentToolRun[]>();
     for (const id of this.changed) {
       const book = this.books.get(id);
       if (!book) continue;
-      runsById[id] = book.run;
-      if (book.run.parentToolCallId === undefined) unboundChanged = true;
-      else groups.add(book.run.parentToolCallId);
+      const run = book.run;
+      runsById[id] = run;
+      const g = run.parentToolCallId;
+      let list = g === undefined ? unboundRuns : runsByToolCallId[g];
+      if (!list || !fresh.has(list)) {
+        list = list ? list.slice() : [];
+        fresh.add(list);
+        if (g === undefined) unboundRuns = list;
+        else runsByToolCallId[g] = list;
+      }
+      placeRun(list as AgentToolRun[], run);
     }
-    const runsByToolCallId = record(prev.runsByToolCallId);
-    for (const g of groups) runsByToolCallId[g] = this.collect((r) => r.parentToolCallId === g);
-    this.published = {
-      runsById,
-      runsByToolCallId,
-      unboundRuns: unboundChanged ? this.collect((r) => r.parentToolCallId === undefined) : prev.unboundRuns,
-    };
+    this.published = { runsById, runsByToolCallId, unboundRuns };
+    this.snapshotChanges = [...this.changed];
     this.changed.clear();
     // Published objects are shared from now on; the next write to a run copies it.
     this.owned.clear();
     return this.published;
+  }
+
+  /**
+   * One run as it is now, without publishing a snapshot (reading `state` copies the id index). The object
+   * may still change in place until the next `state` read: read it, do not keep it.
+   */
+  peekRun(runId: string): AgentToolRun | undefined {
+    return this.books.get(runId)?.run;
   }
 
   /** Runs spawned by one tool call, in display order. */
@@ -215,6 +284,7 @@ export class AgentToolRunsReducer {
     this.changed.clear();
     this.owned.clear();
     this.published = EMPTY_STATE;
+    this.snapshotChanges = [];
   }
 
   /**
@@ -310,6 +380,7 @@ export class AgentToolRunsReducer {
     if (ev.display !== undefined) run.display = ev.display;
     this.owned.add(run);
     this.owned.add(run.parts);
+    this.owned.add(run.milestones);
     this.books.set(ev.runId, {
       run,
       storedHigh: 0,
@@ -317,6 +388,7 @@ export class AgentToolRunsReducer {
       progressIds: new Set(),
       unstoredIds: new Set(),
       milestoneHigh: Number.NEGATIVE_INFINITY,
+      milestoneSeqs: new Set(),
       ctx: createPartContext(),
       early: new Map(),
       applied: Object.freeze({ kind: "applied", runId: ev.runId }),
@@ -412,7 +484,8 @@ export class AgentToolRunsReducer {
     if (typeof d.name !== "string")
       return { kind: "error", runId, reason: "milestone without a string 'name'" };
     const sequence = typeof d.sequence === "number" ? d.sequence : 0;
-    if (book.run.milestones.some((m) => m.sequence === sequence)) return book.duplicate;
+    if (book.milestoneSeqs.has(sequence)) return book.duplicate;
+    book.milestoneSeqs.add(sequence);
     const m: AgentToolMilestone = {
       name: d.name,
       sequence,
@@ -423,7 +496,14 @@ export class AgentToolRunsReducer {
     if (typeof d.phase === "string") m.phase = d.phase;
     if (d.data !== undefined) m.data = d.data;
     const run = this.writable(book);
-    run.milestones = [...run.milestones, m].sort((a, b) => a.sequence - b.sequence);
+    // The list is copied once per published snapshot (consumers keep the old one), then written in place.
+    let list = run.milestones as AgentToolMilestone[];
+    if (!this.owned.has(list)) {
+      list = list.slice();
+      this.owned.add(list);
+      run.milestones = list;
+    }
+    insertSorted(list, m, milestoneBefore);
     if (sequence > book.milestoneHigh) {
       book.milestoneHigh = sequence;
       // The snapshot it sets is as new as its frame: a progress frame sent before it and delivered after it
@@ -454,11 +534,5 @@ export class AgentToolRunsReducer {
       book.run = copy;
     }
     return book.run as AgentToolRun & { parts: Part[] };
-  }
-
-  private collect(pred: (r: AgentToolRun) => boolean): AgentToolRun[] {
-    const out: AgentToolRun[] = [];
-    for (const b of this.books.values()) if (pred(b.run)) out.push(b.run);
-    return out.sort(compareRuns);
   }
 }

@@ -4,6 +4,17 @@
  */
 import type { AgentToolMilestone } from "./agent-tool-runs.ts";
 
+/**
+ * The milestones by `sequence`. The reducer keeps them sorted already, so this is a check, not a sort: a render
+ * no longer sorts the run's whole history again.
+ */
+function bySequence(milestones: readonly AgentToolMilestone[]): readonly AgentToolMilestone[] {
+  for (let i = 1; i < milestones.length; i++)
+    if ((milestones[i - 1] as AgentToolMilestone).sequence > (milestones[i] as AgentToolMilestone).sequence)
+      return [...milestones].sort((a, b) => a.sequence - b.sequence);
+  return milestones;
+}
+
 /** One step of the timeline: a milestone the run reached, or an expected one it has not reached yet. */
 export type TimelineItem =
   | { status: "reached"; key: string; name: string; milestone: AgentToolMilestone; current: boolean }
@@ -17,7 +28,7 @@ export function timelineItems(
   milestones: readonly AgentToolMilestone[],
   expected: readonly string[] = [],
 ): TimelineItem[] {
-  const reached = [...milestones].sort((a, b) => a.sequence - b.sequence);
+  const reached = bySequence(milestones);
   const names = new Set(reached.map((m) => m.name));
   const items: TimelineItem[] = reached.map((m, i) => ({
     status: "reached",
@@ -39,7 +50,7 @@ export function unseenMilestones(
   seen: ReadonlySet<number>,
   milestones: readonly AgentToolMilestone[],
 ): AgentToolMilestone[] {
-  return milestones.filter((m) => !seen.has(m.sequence)).sort((a, b) => a.sequence - b.sequence);
+  return bySequence(milestones).filter((m) => !seen.has(m.sequence));
 }
 
 /** Default announcement: `Milestone reached: sources-gathered`, several joined in one sentence. */
