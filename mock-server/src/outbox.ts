@@ -1,7 +1,6 @@
 /**
  * What the Node server writes to one socket. Frames queue for the rest of the current macrotask and go out
- * together (one corked write per socket instead of a syscall per frame, which is what stalled the event loop
- * under load), in order. A client that stops reading must not grow the server without end: once what waits
+ * together, in order, as one buffer and one socket write instead of a write per frame. A client that stops reading must not grow the server without end: once what waits
  * for it (written, but not taken by the kernel: `bufferedAmount`) passes `maxBufferedBytes`, it is dropped.
  */
 import type { WebSocket } from "ws";
@@ -14,6 +13,35 @@ export const SLOW_CLIENT_CLOSE = 1008;
 
 /** How long a dropped client gets to read its close frame before its socket and buffers are freed. */
 const CLOSE_GRACE_MS = 1000;
+
+/**
+ * Unmasked, final text frames (RFC 6455 §5.2: server frames are never masked), back to back in one buffer.
+ * `ws` writes the same bytes for `send(text)` when compression is off, as it is on this server.
+ */
+export function encodeTextFrames(texts: readonly string[]): Buffer {
+  const lengths = texts.map((t) => Buffer.byteLength(t));
+  const headerOf = (n: number) => (n < 126 ? 2 : n < 65_536 ? 4 : 10);
+  let total = 0;
+  for (const n of lengths) total += headerOf(n) + n;
+  const buf = Buffer.allocUnsafe(total);
+  let at = 0;
+  texts.forEach((text, i) => {
+    const n = lengths[i] ?? 0;
+    buf[at++] = 0x81; // FIN + text opcode
+    if (n < 126) buf[at++] = n;
+    else if (n < 65_536) {
+      buf[at++] = 126;
+      buf.writeUInt16BE(n, at);
+      at += 2;
+    } else {
+      buf[at++] = 127;
+      buf.writeBigUInt64BE(BigInt(n), at);
+      at += 8;
+    }
+    at += buf.write(text, at, "utf8");
+  });
+  return buf;
+}
 
 /** One socket's outgoing frames: batched per macrotask, bounded by `max` bytes pending. */
 export class Outbox {
@@ -44,7 +72,7 @@ export class Outbox {
     }
   }
 
-  /** Writes everything queued, as one corked batch. Closes and terminations call it first, to keep order. */
+  /** Writes everything queued, as one buffer. Closes and terminations call it first, to keep order. */
   flush(): void {
     this.scheduled = false;
     if (this.queue.length === 0) return;
@@ -52,11 +80,14 @@ export class Outbox {
     this.queue = [];
     this.queuedBytes = 0;
     if (this.dropped || this.ws.readyState !== this.ws.OPEN) return;
-    // `ws` keeps its net.Socket private; corking it turns the batch's frames into one write.
-    const socket = (this.ws as unknown as { _socket?: { cork(): void; uncork(): void } })._socket;
-    socket?.cork();
-    for (const text of batch) this.ws.send(text);
-    socket?.uncork();
+    const socket = (this.ws as unknown as { _socket?: { write(b: Buffer): boolean } })._socket;
+    if (!socket) {
+      for (const text of batch) this.ws.send(text);
+      return;
+    }
+    // One buffer, one write: per-frame writes (or a corked writev of two pieces a frame) snowball under
+    // load, as a writev the kernel cannot take at once leaves the socket busy and the next batch larger.
+    socket.write(encodeTextFrames(batch));
     if (this.ws.bufferedAmount > this.max) this.overflow();
   }
 

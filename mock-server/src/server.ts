@@ -71,7 +71,12 @@ export async function createMockAgentServer(options: MockAgentServerOptions): Pr
   hub.corsOrigin = policy.corsOrigin;
   const maxBuffered = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
   // 1 MiB is plenty for chat frames and keeps a runaway client from filling memory; ws closes with 1009.
-  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxFrameBytes ?? 1 << 20 });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: options.maxFrameBytes ?? 1 << 20,
+    // The outbox writes uncompressed frames itself (outbox.ts).
+    perMessageDeflate: false,
+  });
 
   const http = createServer((req, res) => {
     const path = pathOf(req.url);

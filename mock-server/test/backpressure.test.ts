@@ -1,5 +1,7 @@
 // A client that stops reading is dropped once too much waits for it; the other clients keep receiving.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Sender } from "ws";
+import { encodeTextFrames } from "../src/outbox.ts";
 import { room, startServer, type TestServer, until } from "./ws-client.ts";
 
 let t: TestServer;
@@ -43,4 +45,19 @@ describe("mock server backpressure", () => {
     await until(() => instance?.conns.size === 2, "the stalled client dropped");
     expect(t.logs.some((l) => /dropped, \d+ bytes unread/.test(l))).toBe(true);
   }, 30_000);
+
+  it("writes the very bytes ws would for each text frame, at every length encoding", () => {
+    const texts = ["", "a".repeat(125), "b".repeat(126), "é€😀", "c".repeat(65_535), "d".repeat(65_536)];
+    const frame = (t: string) =>
+      Buffer.concat(
+        (Sender as unknown as { frame(d: Buffer, o: object): Buffer[] }).frame(Buffer.from(t), {
+          fin: true,
+          opcode: 1,
+          mask: false,
+          readOnly: false,
+          rsv1: false,
+        }),
+      );
+    expect(encodeTextFrames(texts).equals(Buffer.concat(texts.map(frame)))).toBe(true);
+  });
 });
