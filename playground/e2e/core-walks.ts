@@ -19,6 +19,7 @@ export const tray = (page: Page) => page.getByRole("region", { name: "Background
 export function coreWalks(pg: () => Playground) {
   // Room for several waits in a row on a busy machine; each wait has its own, shorter limit.
   const T = { timeout: 180_000 };
+  // Every poll names this limit: `expect.poll`'s own default (1 s) is less than a render takes on a busy machine.
   const wait = () => ({ timeout: pg().waitMs });
 
   describe("core walks", () => {
@@ -39,7 +40,7 @@ export function coreWalks(pg: () => Playground) {
       await say(page, "pay ACME 250");
       const card = page.getByRole("article", { name: /processPayment/ }).first();
       await card.waitFor(wait());
-      await expect.poll(() => card.textContent()).toContain("ACME");
+      await expect.poll(() => card.textContent(), wait()).toContain("ACME");
       await shot(page, "08-pay-asked", target);
       const approve = card.getByRole("button", { name: "Approve", exact: true });
       await approve.click();
@@ -96,7 +97,7 @@ export function coreWalks(pg: () => Playground) {
       await shot(page, "06-research-running", target);
       await page.locator('.run-card[data-status="completed"]').waitFor(wait());
       await expect.poll(() => page.locator(".timeline li").count(), wait()).toBeGreaterThan(0);
-      await expect.poll(() => page.locator(".timeline").textContent()).toContain("sources-gathered");
+      await expect.poll(() => page.locator(".timeline").textContent(), wait()).toContain("sources-gathered");
       // The last progress report stays readable after the run completes.
       await expect.poll(() => run.textContent(), wait()).toContain("Reading 2 sources");
       await expect.poll(() => lastAnswer(page).textContent(), wait()).toContain("research");
@@ -158,8 +159,8 @@ export function coreWalks(pg: () => Playground) {
         await expect.poll(() => child.textContent(), wait()).toContain("Summary: found 2 sources");
         await shot(page, "18-background-done-drilled-in", target);
         await item.getByRole("button", { name: /^Dismiss/ }).click();
-        await expect.poll(() => tray(page).getByRole("listitem").count()).toBe(0);
-        await expect.poll(() => tray(page).textContent()).toContain("No background runs");
+        await expect.poll(() => tray(page).getByRole("listitem").count(), wait()).toBe(0);
+        await expect.poll(() => tray(page).textContent(), wait()).toContain("No background runs");
         await shot(page, "19-background-dismissed", target);
         expect(errors).toEqual([]);
         await page.close();

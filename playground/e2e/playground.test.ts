@@ -16,6 +16,8 @@ beforeAll(async () => {
 afterAll(() => pg?.close());
 
 const T = { timeout: 60_000 };
+// `expect.poll` waits 1 s by default, less than a render takes on a busy machine.
+const POLL = { timeout: 15_000 };
 
 describe("the playground on the mock agent server", () => {
   coreWalks(() => pg);
@@ -27,7 +29,7 @@ describe("the playground, as a person uses it (mock only)", () => {
     await say(page, "weather in Lisbon");
     const tool = page.locator('[data-tool="getWeather"]');
     await tool.and(page.locator('[data-status="output-available"]')).waitFor({ timeout: 15_000 });
-    await expect.poll(() => tool.textContent()).toContain("sunny");
+    await expect.poll(() => tool.textContent(), POLL).toContain("sunny");
     await shot(page, "03-weather");
     expect(errors).toEqual([]);
     await page.close();
@@ -55,7 +57,7 @@ describe("the playground, as a person uses it (mock only)", () => {
     const queue = page.locator(".panel").filter({ hasText: "Waiting for you" });
     const card = queue.getByRole("article").first();
     await card.waitFor({ timeout: 15_000 });
-    await expect.poll(() => card.textContent()).toContain("team lunch");
+    await expect.poll(() => card.textContent(), POLL).toContain("team lunch");
     await shot(page, "11-expense-waiting");
     await card.getByRole("button", { name: "Approve", exact: true }).click();
     await expect.poll(() => queue.getAttribute("data-empty"), { timeout: 15_000 }).toBe("");
@@ -74,7 +76,7 @@ describe("the playground, as a person uses it (mock only)", () => {
     const approve = card.getByRole("button", { name: "Approve", exact: true });
     // Approve waits for the full arguments from pendingExecutions (the transcript has a cut preview).
     await expect.poll(() => approve.isEnabled(), { timeout: 15_000 }).toBe(true);
-    await expect.poll(() => card.textContent()).toContain("deploy:production");
+    await expect.poll(() => card.textContent(), POLL).toContain("deploy:production");
     await shot(page, "13-deploy-paused");
     await approve.click();
     const dialog = page.getByRole("alertdialog");
@@ -114,7 +116,9 @@ describe("helpers, failures, the Live View and stopping (mock only)", () => {
         .waitFor({ timeout: 15_000 });
       await page.locator('.run-card[data-status="error"]').waitFor({ timeout: 15_000 });
       await page.locator('.run-card[data-status="interrupted"]').waitFor({ timeout: 15_000 });
-      await expect.poll(() => page.locator(".run-card").first().textContent()).toContain("upstream timeout");
+      await expect
+        .poll(() => page.locator(".run-card").first().textContent(), POLL)
+        .toContain("upstream timeout");
       await shot(page, "22-fail");
       expect(errors).toEqual([]);
       await page.close();
@@ -130,17 +134,17 @@ describe("helpers, failures, the Live View and stopping (mock only)", () => {
       const view = page.getByRole("region", { name: "The agent's browser" });
       await view.waitFor({ timeout: 15_000 });
       const tabs = view.getByRole("tab");
-      await expect.poll(() => tabs.count()).toBe(2);
+      await expect.poll(() => tabs.count(), POLL).toBe(2);
       expect(await tabs.first().textContent()).toContain("Sign in");
       const frame = view.locator('iframe[data-control="agent"]').first();
       await frame.waitFor({ timeout: 15_000 });
       // Watch-only while the agent drives; embedded sandboxed and without a referrer.
       expect(await frame.getAttribute("sandbox")).not.toContain("allow-top-navigation");
       expect(await frame.getAttribute("referrerpolicy")).toBe("no-referrer");
-      await expect.poll(() => view.getAttribute("data-status")).toBe("live");
+      await expect.poll(() => view.getAttribute("data-status"), POLL).toBe("live");
       await shot(page, "24-browse-watching");
       await view.getByRole("button", { name: "Take over" }).click();
-      await expect.poll(() => view.getAttribute("data-control")).toBe("human");
+      await expect.poll(() => view.getAttribute("data-control"), POLL).toBe("human");
       const remote = page.frameLocator('iframe[data-control="human"]').first();
       await remote.getByLabel("Email").fill("ada@example.com");
       await remote.getByLabel("Password").fill("correct horse");
@@ -154,7 +158,7 @@ describe("helpers, failures, the Live View and stopping (mock only)", () => {
       await expect
         .poll(() => lastAnswer(page).textContent(), { timeout: 15_000 })
         .toContain("I am signed in and can see your orders");
-      await expect.poll(() => view.getAttribute("data-control")).toBe("agent");
+      await expect.poll(() => view.getAttribute("data-control"), POLL).toBe("agent");
       await shot(page, "26-browse-continued");
       expect(errors).toEqual([]);
       await page.close();
@@ -166,7 +170,7 @@ describe("helpers, failures, the Live View and stopping (mock only)", () => {
     await say(page, "slow stream please");
     await expect.poll(() => lastAnswer(page).textContent(), { timeout: 15_000 }).toContain("word3");
     await page.getByRole("button", { name: "Stop" }).click();
-    await expect.poll(() => page.getByRole("button", { name: "Stop" }).isDisabled()).toBe(true);
+    await expect.poll(() => page.getByRole("button", { name: "Stop" }).isDisabled(), POLL).toBe(true);
     const cut = await lastAnswer(page).textContent();
     expect(cut).not.toContain("word39");
     await page.waitForTimeout(600);
