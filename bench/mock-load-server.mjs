@@ -8,6 +8,8 @@
 //    start (`delay(…, { sinceTurnStart: true })`), so the rate holds however late timers fire.
 //  - timer: one word every 1000 / RATE ms through the text step's own `delayMs` (a setTimeout per word), in text
 //    steps of STEP_WORDS words (one long step replays its rest per delta, quadratic in its length).
+
+import { Socket } from "node:net";
 import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { createMockAgentServer, delay, text } from "../mock-server/dist/index.js";
@@ -45,6 +47,15 @@ const server = await createMockAgentServer({
   log: () => {},
 });
 
+// Socket writes handed to the OS (one per write or per corked batch): the work batching saves, counted, so a
+// busy shared machine does not blur it the way it blurs timings.
+let socketWrites = 0;
+const writeGeneric = Socket.prototype._writeGeneric;
+Socket.prototype._writeGeneric = function (...args) {
+  socketWrites++;
+  return writeGeneric.apply(this, args);
+};
+
 // The histogram counts the sampling interval too; the delay reported is the excess over it.
 const RESOLUTION_MS = 10;
 const loop = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
@@ -65,6 +76,7 @@ function start() {
   last = { t: t0, cpu: cpu0 };
   samples = [{ cpuPct: 0, ...process.memoryUsage() }];
   gc = { totalMs: 0, maxMs: 0 };
+  socketWrites = 0;
   loop.reset();
   loop.enable();
 }
@@ -83,6 +95,8 @@ function report() {
   const avg = (k) => samples.reduce((n, s) => n + s[k], 0) / samples.length;
   return {
     wallMs,
+    rate: RATE,
+    socketWrites,
     userMs: cpu.user / 1000,
     systemMs: cpu.system / 1000,
     cpuPct: ((cpu.user + cpu.system) / 1000 / wallMs) * 100,

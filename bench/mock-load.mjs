@@ -86,11 +86,35 @@ const out = [
   `| server CPU, user + system | ${s(srv.userMs)} + ${s(srv.systemMs)} = ${srv.cpuPct.toFixed(0)} % of one core (peak 500 ms: ${srv.peakCpuPct.toFixed(0)} %) |`,
   `| server RSS: idle (connected) / avg / peak | ${mb(srv.idleRss)} / ${mb(srv.avgRss)} / ${mb(srv.peakRss)} |`,
   `| server heap used: avg / peak | ${mb(srv.avgHeap)} / ${mb(srv.peakHeap)} |`,
+  `| server socket writes (OS calls) / chat frames sent | ${srv.socketWrites} / ${sum(clients.map((c) => c.seq))} |`,
   `| server event-loop delay: p99 / max | ${srv.loopDelayP99Ms.toFixed(0)} / ${srv.loopDelayMaxMs.toFixed(0)} ms |`,
   `| server GC: total / longest pause | ${srv.gcTotalMs.toFixed(0)} / ${srv.gcMaxMs.toFixed(0)} ms |`,
   `| client process CPU (${CLIENTS} sockets, parsing) | ${s((clientCpu.user + clientCpu.system) / 1000)} = ${(((clientCpu.user + clientCpu.system) / 1000 / wallMs) * 100).toFixed(0)} % of one core |`,
 ];
 console.log(out.join("\n"));
+// For bench/mock-load-sweep.mjs, which runs this at several loads and writes one table.
+if (process.env.RESULT_JSON)
+  console.log(
+    `RESULT ${JSON.stringify({
+      clients: CLIENTS,
+      rate: srv.rate,
+      expected,
+      lost,
+      gaps: gaps + wrong,
+      unfinished,
+      loopP99: srv.loopDelayP99Ms,
+      loopMax: srv.loopDelayMaxMs,
+      pauseMedian: mid(pauses),
+      pauseMax: pauses.at(-1),
+      peakRss: srv.peakRss,
+      peakHeap: srv.peakHeap,
+      cpuPct: srv.cpuPct,
+      cpuMs: srv.userMs + srv.systemMs,
+      socketWrites: srv.socketWrites,
+      framesSent: sum(clients.map((c) => c.seq)),
+      wallMs,
+    })}`,
+  );
 writeSection("Mock server load", out);
 recordFigures("load", [
   { name: `mock server, frames lost (${CLIENTS} clients × ${expected} deltas)`, value: lost, max: 0 },
