@@ -226,3 +226,55 @@ describe("ChatApprovals with a chat double", () => {
     expect(agent.listenerCount("message")).toBe(0);
   });
 });
+
+describe("ChatApprovals when the socket closes with a decision unconfirmed (the agent restarted)", () => {
+  const update = (...parts: unknown[]) => ({ type: "cf_agent_message_updated", message: msg("m", parts) });
+
+  it("the transcript read back still asks: interrupted, asked again once, nothing resent by itself", () => {
+    const agent = scriptedAgent();
+    const chat = chatDouble([msg("m", [requested("t1")])]);
+    const store = approvals({ chat, agent });
+    expect(store.decide("ap-t1", { approved: true })).toBe(true);
+    chat.messages = [msg("m", [responded("t1", true)])];
+    store.setOptions({ chat });
+    expect(store.getSnapshot()[0]?.status).toBe("submitting");
+    agent.setStatus("closed");
+    agent.setStatus("open");
+    // After the restart the server's transcript has the part still asking: the decision never landed.
+    chat.messages = [msg("m", [requested("t1")])];
+    store.setOptions({ chat });
+    const [lost] = store.getSnapshot();
+    expect(lost).toMatchObject({ status: "interrupted", outcome: { approved: true, by: "here" } });
+    expect(lost?.error).toMatch(/restarted/);
+    expect(chat.sent).toHaveLength(1);
+    // Asked again: one more decision goes out, and only one.
+    expect(lost?.decide({ approved: false })).toBe(true);
+    expect(store.decide("ap-t1", { approved: true })).toBe(false);
+    expect(chat.sent).toEqual([
+      { approval: { id: "ap-t1", approved: true } },
+      { approval: { id: "ap-t1", approved: false } },
+    ]);
+    expect(store.getSnapshot()[0]?.status).toBe("submitting");
+    const denied = { ...requested("t1"), state: "output-denied", approval: { id: "ap-t1", approved: false } };
+    chat.messages = [msg("m", [denied])];
+    store.setOptions({ chat });
+    agent.receive(update(denied));
+    expect(store.getSnapshot()[0]).toMatchObject({ status: "denied", outcome: { approved: false } });
+  });
+
+  it("the server applied it before the drop: a frame after the reconnect settles it, and it is not asked again", () => {
+    const agent = scriptedAgent();
+    const chat = chatDouble([msg("m", [requested("t1")])]);
+    const store = approvals({ chat, agent });
+    store.decide("ap-t1", { approved: true });
+    chat.messages = [msg("m", [responded("t1", true)])];
+    store.setOptions({ chat });
+    agent.setStatus("closed");
+    agent.setStatus("open");
+    expect(store.getSnapshot()[0]?.status).toBe("submitting");
+    expect(store.decide("ap-t1", { approved: false })).toBe(false);
+    agent.receive(update(responded("t1", true)));
+    expect(store.getSnapshot()[0]).toMatchObject({ status: "approved", outcome: { by: "here" } });
+    expect(chat.sent).toHaveLength(1);
+  });
+});

@@ -16,7 +16,7 @@ import {
 import type { UIMessage } from "ai";
 import { readChunk, readFrame } from "../frame-source.ts";
 import { type ApprovalConnection, isOpen, watchConnection } from "./connection.ts";
-import { DecisionLedger, ledgerFor } from "./decision-ledger.ts";
+import { DecisionLedger, INTERRUPTED_DECISION, ledgerFor } from "./decision-ledger.ts";
 import { Cached, Deciders, Listeners } from "./store-kit.ts";
 
 /** How a decision on a chat approval is sent: what `useAgentChat`, the official hook and `ChatSession` offer. */
@@ -74,7 +74,6 @@ const messagesOf = (chat: ChatApprovalsOptions["chat"]): readonly UIMessage[] =>
     ? chat.getSnapshot().messages
     : (chat[CHAT_SESSION]?.getSnapshot().messages ?? chat.messages);
 const requestId = (approvalId: string) => `chat:${approvalId}`;
-
 /** Approval requests for a chat's tool parts, pending and decided, oldest first. */
 export class ChatApprovals {
   private options: ChatApprovalsOptions;
@@ -121,7 +120,11 @@ export class ChatApprovals {
     const agent = this.agent;
     if (agent) {
       agent.addEventListener("message", this.onMessage);
-      offs.push(() => agent.removeEventListener("message", this.onMessage));
+      agent.addEventListener("close", this.onClose);
+      offs.push(() => {
+        agent.removeEventListener("message", this.onMessage);
+        agent.removeEventListener("close", this.onClose);
+      });
     }
     this.detach = () => {
       for (const off of offs) off();
@@ -134,8 +137,16 @@ export class ChatApprovals {
     this.detach?.();
   }
 
+  /**
+   * The socket that carried the unconfirmed decisions closed (a network drop, or the agent restarting): each may
+   * never have arrived. The transcript read back after the reconnect tells: still asking means lost.
+   */
+  private onClose = () => {
+    for (const id of this.ledger.sending("chat:")) this.ledger.mark(id, "failed");
+  };
+
   private onMessage = (e: Event) => {
-    const sending = this.ledger.sending("chat:");
+    const sending = this.ledger.unconfirmed("chat:");
     if (sending.length === 0) return;
     const parsed = readFrame(e as MessageEvent);
     if (parsed.kind !== "frame") return;
@@ -183,6 +194,7 @@ export class ChatApprovals {
     const id = requestId(e.approvalId);
     const { status, outcome } = chatStatus(e, this.ledger.get(id), this.seen.has(e.approvalId));
     const d = e.descriptor;
+    const error = status === "interrupted" ? INTERRUPTED_DECISION : this.ledger.get(id)?.error;
     return {
       id,
       source: "chat",
@@ -198,6 +210,7 @@ export class ChatApprovals {
       status,
       ...(outcome ? { outcome } : {}),
       online,
+      ...(error ? { error } : {}),
       decide: this.deciders.for(e.approvalId),
     };
   }
@@ -218,6 +231,9 @@ export class ChatApprovals {
     if (!findToolCallIdForApproval(messages, approvalId)) return false;
     if (entry.expiresAt !== undefined && now >= entry.expiresAt) return false;
     const id = requestId(approvalId);
+    // Lost with a closed socket and asked again (the transcript above still shows it pending): one more answer.
+    const lost = this.ledger.get(id);
+    if (lost && (lost.phase === "failed" || lost.phase === "interrupted")) this.ledger.release(id);
     if (!this.ledger.claim(id, decision)) return false;
     // Without a connection nothing will confirm it: it counts as applied.
     if (!this.agent) this.ledger.mark(id, "settled");

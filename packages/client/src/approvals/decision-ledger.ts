@@ -56,6 +56,14 @@ export class DecisionLedger {
     return out;
   }
 
+  /** Ids whose claim is not confirmed yet (`sending`, or `failed`: lost with a socket or not), among `prefix`. */
+  unconfirmed(prefix = ""): string[] {
+    const out: string[] = [];
+    for (const [id, e] of this.entries)
+      if ((e.phase === "sending" || e.phase === "failed") && id.startsWith(prefix)) out.push(id);
+    return out;
+  }
+
   /** Records where a claimed decision is (the server's answer, a failure, a refusal). */
   mark(id: string, phase: ClaimPhase, error?: string): void {
     const e = this.entries.get(id);
@@ -74,6 +82,13 @@ export class DecisionLedger {
     if (this.entries.delete(id)) this.changed();
   }
 }
+
+/**
+ * The error an `interrupted` request carries: a decision sent from here was lost with its connection (a drop, or
+ * the agent restarting) and the agent asks again.
+ */
+export const INTERRUPTED_DECISION =
+  "The agent restarted or the connection dropped before it applied the decision; decide again.";
 
 const ledgers = new WeakMap<object, DecisionLedger>();
 

@@ -149,7 +149,7 @@ describe("ExecutionApprovals", () => {
     });
   });
 
-  it("a decision lost with the connection is released when the next listing still shows it", async () => {
+  it("a decision lost with the connection (the agent restarted) is interrupted when the next listing still shows it, and can be made once more", async () => {
     let pending = listing;
     const agent = scriptedAgent({
       pendingApprovals: () => pending,
@@ -168,9 +168,14 @@ describe("ExecutionApprovals", () => {
     expect(store.getSnapshot()[0]?.error).toBe("Connection closed");
     agent.setStatus("open");
     await settle();
-    expect(store.getSnapshot()[0]?.status).toBe("requested");
+    const [lost] = store.getSnapshot();
+    expect(lost).toMatchObject({ status: "interrupted", outcome: { approved: true, by: "here" } });
+    expect(lost?.error).toMatch(/restarted/);
+    // Nothing was sent again by itself: one approveExecution call so far.
+    expect(agent.calls.filter(([m]) => m === "approveExecution")).toHaveLength(1);
     // And when the listing no longer has it, the decision that was lost in fact landed.
     expect(store.decide("ex1", { approved: true })).toBe(true);
+    expect(store.decide("ex1", { approved: false })).toBe(false);
     await settle();
     pending = [];
     agent.setStatus("open");

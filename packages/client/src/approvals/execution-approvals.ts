@@ -18,7 +18,7 @@ import {
 } from "@runboard/protocol";
 import type { UIMessage } from "ai";
 import { type CallableConnection, isOpen, watchConnection } from "./connection.ts";
-import { type DecisionLedger, ledgerFor } from "./decision-ledger.ts";
+import { type DecisionLedger, INTERRUPTED_DECISION, ledgerFor } from "./decision-ledger.ts";
 import { Cached, Deciders, Listeners } from "./store-kit.ts";
 
 /** The callable names, for agents that expose them under other names. */
@@ -141,10 +141,11 @@ export class ExecutionApprovals {
     for (const e of listed) {
       const r = this.upsert(e);
       const id = requestId(e.executionId);
-      // A decision whose call failed with the connection did not land: it may be answered again.
+      // A decision whose call failed with the connection did not land (the agent may have restarted): it is
+      // shown as interrupted and may be answered once more; nothing is sent again by itself.
       if (this.ledger.get(id)?.phase === "failed" && !r.elsewhere) {
-        this.ledger.release(id);
-        delete r.error;
+        this.ledger.mark(id, "interrupted", INTERRUPTED_DECISION);
+        r.error = INTERRUPTED_DECISION;
       }
     }
     for (const [id, r] of this.records) if (r.pending && r.seq <= asked && !ids.has(id)) this.vanished(id, r);
@@ -288,6 +289,7 @@ export class ExecutionApprovals {
     if (r.execution.expiresAt !== undefined && now >= r.execution.expiresAt) return false;
     if (decision.approved && r.argumentsState !== "complete") return false;
     const id = requestId(executionId);
+    if (this.ledger.get(id)?.phase === "interrupted") this.ledger.release(id);
     if (!this.ledger.claim(id, decision)) return false;
     delete r.error;
     this.changed();

@@ -135,7 +135,7 @@ describe("WorkflowApprovals", () => {
     expect(agent.calls).toHaveLength(1);
   });
 
-  it("a decision lost with the connection can be made again once it is back and the item still pending", async () => {
+  it("a decision lost with the connection (the agent restarted) is interrupted once it is back and the item still pending, and can be made once more", async () => {
     const agent = scriptedAgent({
       approve: () => {
         agent.status = "closed";
@@ -147,8 +147,12 @@ describe("WorkflowApprovals", () => {
     await settle();
     expect(store.getSnapshot()[0]).toMatchObject({ status: "submitting", error: "Connection closed" });
     agent.setStatus("open");
-    expect(store.getSnapshot()[0]?.status).toBe("requested");
+    const [lost] = store.getSnapshot();
+    expect(lost).toMatchObject({ status: "interrupted", outcome: { approved: true, by: "here" } });
+    expect(lost?.error).toMatch(/restarted/);
+    expect(agent.calls).toHaveLength(1);
     expect(store.decide("exp-1", { approved: true })).toBe(true);
+    expect(store.decide("exp-1", { approved: false })).toBe(false);
     expect(agent.calls).toHaveLength(2);
   });
 });

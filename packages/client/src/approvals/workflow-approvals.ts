@@ -15,7 +15,7 @@ import {
 } from "@runboard/protocol";
 import { AgentStateStore } from "./agent-state.ts";
 import { type CallableConnection, isOpen, watchConnection } from "./connection.ts";
-import { type DecisionLedger, ledgerFor } from "./decision-ledger.ts";
+import { type DecisionLedger, INTERRUPTED_DECISION, ledgerFor } from "./decision-ledger.ts";
 import { Cached, Deciders, Listeners } from "./store-kit.ts";
 
 /** The callable names (the human-in-the-loop docs' `approve(id)` / `reject(id, reason)` by default). */
@@ -148,10 +148,15 @@ export class WorkflowApprovals {
     const listed = new Set<string>();
     const add = (item: WorkflowItem, isPending: boolean, decided?: WorkflowItem["resolved"]) => {
       listed.add(item.id);
-      let local = this.ledger.get(requestId(item.id));
-      // A decision lost with an earlier connection, its item still pending now that this one is up: it never
-      // landed, so the item may be answered again (`decide` frees the claim).
-      if (isPending && local?.phase === "failed" && isOpen(this.agent)) local = undefined;
+      const local = this.ledger.get(requestId(item.id));
+      // A decision lost with an earlier connection (a drop, or the agent restarting), its item still pending now
+      // that this one is up: it never landed. Interrupted: it may be answered once more (`decide` frees the
+      // claim); nothing is sent again by itself.
+      if (isPending && local?.phase === "failed" && isOpen(this.agent)) {
+        const outcome = { ...local.decision, by: "here" as const };
+        out.push(this.request(item, "interrupted", outcome, online, INTERRUPTED_DECISION));
+        return;
+      }
       const { status, outcome } = workflowStatus({
         pending: isPending,
         ...(decided ? { decided } : {}),
@@ -171,8 +176,8 @@ export class WorkflowApprovals {
     status: ApprovalRequest["status"],
     outcome: ApprovalRequest["outcome"],
     online: boolean,
+    error = this.errors.get(item.id),
   ): ApprovalRequest {
-    const error = this.errors.get(item.id);
     return {
       id: requestId(item.id),
       source: "workflow",

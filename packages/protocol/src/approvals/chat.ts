@@ -164,6 +164,9 @@ export function chatStatus(
       (local.phase === "settled" ||
         entry.partState === "output-denied" ||
         entry.partState === "output-available");
+    // Sent, the socket closed, and the transcript read back still asks: the server never applied it.
+    if (entry.pending && (local.phase === "failed" || local.phase === "interrupted"))
+      return { status: "interrupted", outcome: mine };
     if (!serverSaid || !entry.decided) return { status: "submitting", outcome: mine };
     if (entry.decided.approved !== local.decision.approved)
       return { status: "answered-elsewhere", outcome: { ...entry.decided, by: "elsewhere" } };

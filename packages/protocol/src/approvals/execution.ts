@@ -182,6 +182,7 @@ export function executionStatus(
     const outcome: ApprovalOutcome = { ...local.decision, by: "here" };
     if (local.phase === "settled")
       return { status: local.decision.approved ? "approved" : "denied", outcome };
+    if (local.phase === "interrupted") return { status: "interrupted", outcome };
     return { status: "submitting", outcome };
   }
   if (r.earlier)

@@ -15,9 +15,17 @@ export type ApprovalRisk = "low" | "medium" | "high" | (string & {});
  * - `requested`: waiting for a human;
  * - `submitting`: a decision was sent from here and the server has not confirmed it yet;
  * - `approved` / `denied`: decided (from here, or before this page saw it);
- * - `answered-elsewhere`: someone else (another tab, another person) decided while this page watched.
+ * - `answered-elsewhere`: someone else (another tab, another person) decided while this page watched;
+ * - `interrupted`: a decision sent from here was lost (the connection dropped or the agent restarted before
+ *   applying it) and the agent asks again; it can be decided once more, and nothing was sent again by itself.
  */
-export type ApprovalStatus = "requested" | "submitting" | "approved" | "denied" | "answered-elsewhere";
+export type ApprovalStatus =
+  | "requested"
+  | "submitting"
+  | "approved"
+  | "denied"
+  | "answered-elsewhere"
+  | "interrupted";
 
 /** What a card shows: the status, plus `expired` and `offline` for a request that cannot be answered now. */
 export type ApprovalState = ApprovalStatus | "expired" | "offline";
@@ -30,9 +38,10 @@ export interface ApprovalDecision {
 
 /**
  * Where a decision this tab claimed is: being sent, applied by the server, lost with the connection (unknown
- * until the server lists the request again), or refused because someone else had decided first.
+ * until the server lists the request again), known lost (`interrupted`: after a reconnect the server still asks,
+ * so it never applied it), or refused because someone else had decided first.
  */
-export type ClaimPhase = "sending" | "settled" | "failed" | "elsewhere";
+export type ClaimPhase = "sending" | "settled" | "failed" | "interrupted" | "elsewhere";
 
 /** A decision this tab claimed for a request (the one decision it may send), and where it is. */
 export interface ClaimedDecision {
@@ -92,15 +101,17 @@ export interface ApprovalRequest {
  * page hydrating it): an expiry is then not judged, so the server and the browser agree.
  */
 export function approvalState(request: ApprovalRequest, now: number | null = Date.now()): ApprovalState {
-  if (request.status !== "requested") return request.status;
+  // An interrupted request is asked again: it expires and goes offline like a fresh one.
+  if (request.status !== "requested" && request.status !== "interrupted") return request.status;
   if (request.expiresAt !== undefined && now !== null && now >= request.expiresAt) return "expired";
   if (!request.online) return "offline";
-  return "requested";
+  return request.status;
 }
 
-/** True when a decision can be sent now; Approve additionally needs the complete arguments. */
+/** True when a decision can be sent now (asked, or asked again after a lost one); Approve also needs the arguments. */
 export function canDeny(request: ApprovalRequest, now: number | null = Date.now()): boolean {
-  return approvalState(request, now) === "requested";
+  const state = approvalState(request, now);
+  return state === "requested" || state === "interrupted";
 }
 
 /** True when Approve can be sent now: answerable and showing the exact arguments it approves. */

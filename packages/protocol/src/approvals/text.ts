@@ -18,6 +18,8 @@ export function approvalStatusText(state: ApprovalState, request: Pick<ApprovalR
       return o
         ? `Answered elsewhere: ${o.approved ? "approved" : `denied${reason}`}.`
         : "Answered elsewhere.";
+    case "interrupted":
+      return `The agent restarted or the connection dropped before ${o?.approved === false ? "the denial" : "the approval"} was applied. Decide again.`;
     case "expired":
       return "This request has expired.";
     case "offline":

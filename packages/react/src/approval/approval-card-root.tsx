@@ -55,7 +55,7 @@ export interface ApprovalCardRootProps extends PrimitiveProps<"article"> {
 
 /**
  * The card (`<article>`, named by its `ApprovalCard.Title`). `data-status` is the request's state
- * (`requested | submitting | approved | denied | answered-elsewhere | expired | offline`); also `data-source`,
+ * (`requested | submitting | approved | denied | answered-elsewhere | interrupted | expired | offline`); also `data-source`,
  * `data-risk` and `data-confirm` (present when approving asks for confirmation).
  */
 export function ApprovalCardRoot(props: ApprovalCardRootProps) {
@@ -69,7 +69,8 @@ export function ApprovalCardRoot(props: ApprovalCardRootProps) {
     ref,
     ...rest
   } = props;
-  const ticking = request.status === "requested" && request.expiresAt !== undefined;
+  const ticking =
+    (request.status === "requested" || request.status === "interrupted") && request.expiresAt !== undefined;
   const now = useNow(1000, ticking);
   const state = approvalState(request, now);
   const approvable = canApprove(request, now);

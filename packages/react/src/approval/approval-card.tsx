@@ -60,7 +60,7 @@ export type { ApprovalCardStatusProps } from "./approval-card-status.tsx";
 /**
  * A card for one approval request: name, summary, risk, permissions, the exact arguments, and Approve / Deny
  * (with an optional reason and an optional confirm step). Every part has `data-status`: `requested |
- * submitting | approved | denied | answered-elsewhere | expired | offline`; the root also has `data-source`,
+ * submitting | approved | denied | answered-elsewhere | interrupted | expired | offline`; the root also has `data-source`,
  * `data-risk` and `data-confirm`; the confirm dialog's parts have Radix's `data-state` `open | closed`.
  *
  * @example

@@ -42,21 +42,27 @@ export interface ApprovalQueueRootProps extends PrimitiveProps<"div"> {
   /** Requests from any mix of `useChatApprovals`, `useExecutionApprovals` and `useWorkflowApprovals`. */
   requests: readonly ApprovalRequest[];
   /**
-   * `pending` (default): requests not yet decided (`requested`, `submitting`, including expired and offline
-   * ones); `all`: decided ones too.
+   * `pending` (default): requests not yet decided (`requested`, `submitting`, `interrupted`, including expired
+   * and offline ones); `all`: decided ones too.
    */
   include?: "pending" | "all";
 }
 
-const isPending = (r: ApprovalRequest) => r.status === "requested" || r.status === "submitting";
+const isPending = (r: ApprovalRequest) =>
+  r.status === "requested" || r.status === "submitting" || r.status === "interrupted";
+/** Asked and answerable: for the first time, or again after a decision lost with an agent restart. */
+const isAsked = (r: ApprovalRequest) => r.status === "requested" || r.status === "interrupted";
 
 /** The queue (`<div>`): `data-count` is how many requests wait for a human, `data-empty` when none does. */
 function ApprovalQueueRoot(props: ApprovalQueueRootProps) {
   const { requests: all, include = "pending", ...rest } = props;
   const requests = useMemo(() => (include === "all" ? all : all.filter(isPending)), [all, include]);
-  const ticking = requests.some((r) => r.status === "requested" && r.expiresAt !== undefined);
+  const ticking = requests.some((r) => isAsked(r) && r.expiresAt !== undefined);
   const now = useNow(1000, ticking);
-  const awaiting = requests.filter((r) => approvalState(r, now) === "requested").length;
+  const awaiting = requests.filter((r) => {
+    const state = approvalState(r, now);
+    return state === "requested" || state === "interrupted";
+  }).length;
   const ctx = useMemo<QueueContextValue>(
     () => ({
       requests,
