@@ -1,6 +1,6 @@
 // A client that stops reading is dropped once too much waits for it; the other clients keep receiving.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Sender } from "ws";
+import * as wsModule from "ws";
 import { encodeTextFrames } from "../src/outbox.ts";
 import { room, startServer, type TestServer, until } from "./ws-client.ts";
 
@@ -50,13 +50,17 @@ describe("mock server backpressure", () => {
     const texts = ["", "a".repeat(125), "b".repeat(126), "é€😀", "c".repeat(65_535), "d".repeat(65_536)];
     const frame = (t: string) =>
       Buffer.concat(
-        (Sender as unknown as { frame(d: Buffer, o: object): Buffer[] }).frame(Buffer.from(t), {
-          fin: true,
-          opcode: 1,
-          mask: false,
-          readOnly: false,
-          rsv1: false,
-        }),
+        // ws exports its Sender, though its type declarations do not.
+        (wsModule as unknown as { Sender: { frame(d: Buffer, o: object): Buffer[] } }).Sender.frame(
+          Buffer.from(t),
+          {
+            fin: true,
+            opcode: 1,
+            mask: false,
+            readOnly: false,
+            rsv1: false,
+          },
+        ),
       );
     expect(encodeTextFrames(texts).equals(Buffer.concat(texts.map(frame)))).toBe(true);
   });
