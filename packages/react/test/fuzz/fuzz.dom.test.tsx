@@ -177,10 +177,14 @@ function App({ probe, storage }: { probe: Probe; storage: MemoryStorage }) {
 
 // ───────────────────────────── helpers ─────────────────────────────
 
-const until = async (pred: () => boolean, what: string, ms = 5_000) => {
-  const end = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+/**
+ * Waits for `pred` a bounded number of event-loop turns, not a wall-clock time: what it waits for (a socket
+ * opening on a zero-delay timer) takes a turn or two however busy the machine is, so a deadline in
+ * milliseconds only made the suite fail under load.
+ */
+const until = async (pred: () => boolean, what: string, turns = 1_000) => {
+  for (let i = 0; !pred(); i++) {
+    if (i >= turns) throw new Error(`${what} did not happen within ${turns} event-loop turns`);
     await new Promise((r) => setTimeout(r, 1));
   }
 };
