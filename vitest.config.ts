@@ -32,6 +32,10 @@ const chromium = () =>
 
 const exclude = ["**/node_modules/**", "**/dist/**", "**/dist-test/**"];
 
+// Vitest's 5 s default fails a test whose steps are correct but slow when the machine is busy (CI shares its
+// cores); the suite must not depend on speed, so a test only fails on what it asserts or on a real hang.
+const testTimeout = 60_000;
+
 // Browser pages are served on 127.0.0.1 (not whatever `localhost` resolves to first), so the same server is
 // also reachable as `localhost`: the stories and tests load their Live View pages under that other name, a
 // different origin (see test-support/loopback-origin.ts).
@@ -46,6 +50,7 @@ export default defineConfig({
         test: {
           name: "node",
           environment: "node",
+          testTimeout,
           include: ["**/*.test.ts"],
           exclude: [...exclude, "**/*.browser.test.*", "**/*.dom.test.*"],
           typecheck: {
@@ -62,6 +67,7 @@ export default defineConfig({
         test: {
           name: "jsdom",
           environment: "jsdom",
+          testTimeout,
           include: ["**/*.dom.test.{ts,tsx}"],
           exclude,
         },
@@ -71,6 +77,7 @@ export default defineConfig({
         plugins: [react()],
         test: {
           name: "browser",
+          testTimeout,
           include: ["**/*.browser.test.{ts,tsx}"],
           // A browser cannot start a server: the mock runs in Node and the tests get its port.
           globalSetup: ["packages/client/test/mock-global-setup.ts"],
@@ -90,6 +97,7 @@ export default defineConfig({
         plugins: [storybookTest({ configDir: here("./.storybook") })],
         test: {
           name: "storybook",
+          testTimeout,
           browser: {
             enabled: true,
             headless: true,
