@@ -15,6 +15,7 @@ const BENCHES = {
   protocol: { file: "run.mjs", what: "chat applier and agent-tool reducer vs agents/chat, floor" },
   client: { file: "client.mjs", what: "chat hooks in jsdom vs @cloudflare/ai-chat/react, floor" },
   tools: { file: "tools.mjs", what: "agent-tool runs through a rendered tray vs agents/react, floor" },
+  runs: { file: "runs-scale.mjs", what: "per-frame cost of agent-tool runs at 2k vs 8k milestones / runs" },
   memory: {
     file: "memory.mjs",
     what: "retained heap, 2,000 messages + 50 runs, vs the official hooks, floor",
