@@ -53,10 +53,16 @@ export interface AgentToolRunsOptions {
   cancelReason?: string;
   /** A cancel failed (the run reads running again). */
   onCancelError?: (error: unknown, run: AgentToolRun) => void;
-  /** Runs the work of a failed run again; enables `retry`. */
-  onRetry?: (run: AgentToolRun) => void;
-  /** Re-attaches to an interrupted child that still runs; enables `reconnect`. */
-  onReconnect?: (run: AgentToolRun) => void;
+  /** Runs the work of a failed run again your own way, instead of the agent's `retryMethod` callable. */
+  onRetry?: (run: AgentToolRun) => unknown;
+  /** Re-attaches to an interrupted child that still runs your own way, instead of the `reconnectMethod` callable. */
+  onReconnect?: (run: AgentToolRun) => unknown;
+  /** The callable `retry` calls with `[runId]` (it re-dispatches the same run id). Default `retryAgentTool`. */
+  retryMethod?: string;
+  /** The callable `reconnect` calls with `[runId]`. Default: `retryMethod`. */
+  reconnectMethod?: string;
+  /** A retry or reconnect failed (the run can be retried again). */
+  onRetryError?: (error: unknown, run: AgentToolRun) => void;
 }
 
 type Saved = Pick<AgentToolRun, "progress" | "milestones">;
@@ -184,13 +190,19 @@ export class AgentToolRuns {
     return target ? this.actions.cancel(target) : false;
   }
 
-  /** Calls `onRetry` for a failed run (or an interrupted one whose child stopped); false when not offered. */
+  /**
+   * Sends one retry for a run whose recovery is a retry (`onRetry`, else the agent's `retryMethod` callable);
+   * false when not offered or already on its way.
+   */
   retry(run: AgentToolRun | string): boolean {
     const target = this.runOf(run);
     return target ? this.actions.retry(target) : false;
   }
 
-  /** Calls `onReconnect` for an interrupted run whose child still runs; false when not offered. */
+  /**
+   * Sends one reconnect for an interrupted run whose child still runs (`onReconnect`, else the agent's
+   * `reconnectMethod` callable); false when not offered or already on its way.
+   */
   reconnect(run: AgentToolRun | string): boolean {
     const target = this.runOf(run);
     return target ? this.actions.reconnect(target) : false;
@@ -405,6 +417,7 @@ export class AgentToolRuns {
 
   private actionHandlers(): RunActionHandlers {
     const { agent, cancelMethod, cancelReason, onCancelError, onRetry, onReconnect } = this.options;
+    const { retryMethod, reconnectMethod, onRetryError } = this.options;
     return {
       agent: typeof agent.call === "function" ? (agent as CallableAgent) : undefined,
       cancelMethod,
@@ -412,6 +425,9 @@ export class AgentToolRuns {
       onError: onCancelError,
       onRetry,
       onReconnect,
+      retryMethod,
+      reconnectMethod,
+      onRetryError,
     };
   }
 

@@ -113,6 +113,84 @@ describe("RunActions retry and reconnect", () => {
   });
 });
 
+describe("RunActions retry and reconnect through the agent", () => {
+  it("retry sends one retryAgentTool call with the run id however often pressed, and is offered again once answered", async () => {
+    const { agent, call, pending } = fakeAgent();
+    const actions = new RunActions({ agent });
+    const stopped = run("s", { status: "interrupted", childStillRunning: false });
+    expect(actions.canRetry(stopped)).toBe(true);
+    expect(actions.retry(stopped)).toBe(true);
+    expect(actions.retry(stopped)).toBe(false);
+    expect(actions.canRetry(stopped)).toBe(false);
+    expect(actions.isRecovering("s")).toBe(true);
+    expect(call).toHaveBeenCalledTimes(1);
+    expect(call).toHaveBeenCalledWith("retryAgentTool", ["s"]);
+    pending[0]?.resolve({ runId: "s", status: "completed" });
+    await flush();
+    expect(actions.isRecovering("s")).toBe(false);
+    expect(actions.canRetry(stopped)).toBe(true);
+  });
+
+  it("a failed retry makes the run retryable again and tells onRetryError (else onError) why", async () => {
+    const { agent, call, pending } = fakeAgent();
+    const onError = vi.fn();
+    const actions = new RunActions({ agent, retryMethod: "redoRun", onError });
+    const stopped = run("s", { status: "interrupted" });
+    actions.retry(stopped);
+    expect(call).toHaveBeenCalledWith("redoRun", ["s"]);
+    const failure = new Error("Method redoRun is not callable");
+    pending[0]?.reject(failure);
+    await flush();
+    expect(onError).toHaveBeenCalledWith(failure, stopped);
+    expect(actions.canRetry(stopped)).toBe(true);
+    const onRetryError = vi.fn();
+    actions.retry(stopped, { onRetryError });
+    pending[1]?.reject(failure);
+    await flush();
+    expect(onRetryError).toHaveBeenCalledTimes(1);
+    expect(onError).toHaveBeenCalledTimes(1);
+  });
+
+  it("reconnect calls the reconnectMethod (default: the retryMethod) once for a child still running", () => {
+    const { agent, call } = fakeAgent();
+    const stillRunning = run("r", { status: "interrupted", childStillRunning: true });
+    const actions = new RunActions({ agent, retryMethod: "redoRun" });
+    expect(actions.canRetry(stillRunning)).toBe(false);
+    expect(actions.reconnect(stillRunning)).toBe(true);
+    expect(actions.reconnect(stillRunning)).toBe(false);
+    expect(call).toHaveBeenCalledTimes(1);
+    expect(call).toHaveBeenCalledWith("redoRun", ["r"]);
+    const other = new RunActions({ agent, reconnectMethod: "reattachRun" });
+    other.reconnect(stillRunning);
+    expect(call).toHaveBeenLastCalledWith("reattachRun", ["r"]);
+  });
+
+  it("a run that moves on (its real end arrives) is no longer recovering, even before the call answers", () => {
+    const { agent } = fakeAgent();
+    const actions = new RunActions({ agent });
+    const stopped = run("s", { status: "interrupted" });
+    actions.retry(stopped);
+    actions.settle([{ ...stopped, parts: [] }]);
+    expect(actions.isRecovering("s")).toBe(true);
+    actions.settle([{ ...stopped, status: "completed", summary: "done" }]);
+    expect(actions.isRecovering("s")).toBe(false);
+  });
+
+  it("a synchronous throw from onRetry is a failed retry, not an exception", async () => {
+    const onError = vi.fn();
+    const actions = new RunActions({
+      onRetry: () => {
+        throw new Error("nope");
+      },
+      onError,
+    });
+    expect(actions.retry(run("e", { status: "error" }))).toBe(true);
+    await flush();
+    expect(onError).toHaveBeenCalledTimes(1);
+    expect(actions.isRecovering("e")).toBe(false);
+  });
+});
+
 describe("RunActions seen times", () => {
   it("keeps first sight and end per instance; a new run object is a signal", () => {
     const one = new RunActions();

@@ -1,6 +1,7 @@
 /**
  * What a person can do to a child run, framework-free: cancel it (the agent's `cancelAgentTool` callable by
- * default), retry or reconnect it when its recovery calls for that, and what this client saw of it (first
+ * default), retry or reconnect it when its recovery calls for that (the agent's `retryAgentTool` callable by
+ * default, docs/protocol.md#retry-and-reconnect), and what this client saw of it (first
  * sight, end, last signal; the protocol carries no timestamps). The state lives in one instance — an
  * `AgentToolRuns` store has its own, a tray without a store has its own — so two connections never share it.
  * A view subscribes to `getSnapshot()` and calls the actions; it decides nothing itself.
@@ -33,26 +34,48 @@ export interface RunActionHandlers {
   cancelReason?: string | undefined;
   /** A cancel failed: the run reads running again and can be cancelled again. */
   onError?: ((error: unknown, run: AgentToolRun) => void) | undefined;
-  /** Runs the work again (re-send the turn, call the tool). Offered for failed runs and stopped interrupted ones. */
-  onRetry?: ((run: AgentToolRun) => void) | undefined;
-  /** Re-attaches to a child that is still running (e.g. `agent.reconnect()`). Offered for interrupted runs whose child runs on. */
-  onReconnect?: ((run: AgentToolRun) => void) | undefined;
+  /**
+   * Runs the work again your own way. Wins over `agent`. Offered for runs whose recovery is a retry. A throw or
+   * a rejected promise is a failed retry.
+   */
+  onRetry?: ((run: AgentToolRun) => unknown) | undefined;
+  /**
+   * Re-attaches to a child that is still running your own way. Wins over `agent`. Offered for interrupted runs
+   * whose child runs on. A throw or a rejected promise is a failed reconnect.
+   */
+  onReconnect?: ((run: AgentToolRun) => unknown) | undefined;
+  /**
+   * The callable retry calls with `[runId]`: it re-dispatches the same run id (on agents 0.32,
+   * `runAgentTool(cls, { runId })` re-attaches to the run's child and collects its real end). Default
+   * `retryAgentTool`.
+   */
+  retryMethod?: string | undefined;
+  /** The callable reconnect calls with `[runId]`. Default: the `retryMethod`, since re-dispatching re-attaches. */
+  reconnectMethod?: string | undefined;
+  /** A retry or reconnect failed: the run can be retried again. Default: `onError`. */
+  onRetryError?: ((error: unknown, run: AgentToolRun) => void) | undefined;
 }
 
 /** What the actions' subscribers read. A new object whenever it changes. */
 export interface RunActionsSnapshot {
   /** Runs whose cancel was sent and which have not ended yet. */
   cancelling: ReadonlySet<string>;
+  /** Runs whose retry or reconnect is on its way (the call has not answered and the run has not moved on). */
+  recovering: ReadonlySet<string>;
 }
 
 const DEFAULT_CANCEL_METHOD = "cancelAgentTool";
 const DEFAULT_CANCEL_REASON = "Cancelled by the user";
+/** The callable `retry` (and `reconnect`) call by default, with `[runId]`. */
+export const DEFAULT_RETRY_METHOD = "retryAgentTool";
+// A run in one of these still waits for its recovery; any other status means the retry or reconnect took.
+const AWAITING_RECOVERY = new Set(["error", "interrupted"]);
 // What was seen of runs is kept per instance, bounded: a long session must not grow it for ever.
 const MAX_REMEMBERED = 1000;
 
 /** Cancel, retry and reconnect for runs, and what this client saw of each one. */
 export class RunActions {
-  private snapshot: RunActionsSnapshot = { cancelling: new Set() };
+  private snapshot: RunActionsSnapshot = { cancelling: new Set(), recovering: new Set() };
   private readonly listeners = new Set<() => void>();
   private readonly seen = new Map<string, TrackedRun>();
 
@@ -120,31 +143,96 @@ export class RunActions {
   /** Runs that ended leave `cancelling` (their cancel worked, or they ended on their own). */
   settle(runs: readonly AgentToolRun[]): void {
     const next = settleCancelling(this.snapshot.cancelling, runs);
-    if (next !== this.snapshot.cancelling) this.publish({ cancelling: next });
+    const recovering = this.settleRecovering(runs);
+    if (next !== this.snapshot.cancelling || recovering !== this.snapshot.recovering)
+      this.publish({ cancelling: next, recovering });
   }
 
-  /** Retry is offered for a failed run, or an interrupted one whose child stopped, when there is `onRetry`. */
+  /** True while `runId`'s retry or reconnect is on its way. */
+  isRecovering(runId: string): boolean {
+    return this.snapshot.recovering.has(runId);
+  }
+
+  /**
+   * Retry is offered when the run's recovery is a retry (`recoveryFor`), there is `onRetry` or an `agent`, and
+   * no retry or reconnect of it is on its way.
+   */
   canRetry(run: AgentToolRun, via?: RunActionHandlers): boolean {
-    return this.handlers(via).onRetry !== undefined && recoveryFor(run) === "retry";
+    const h = this.handlers(via);
+    return this.canRecover(run, "retry", h.onRetry !== undefined || h.agent !== undefined);
   }
 
-  /** Calls `onRetry` for `run` when `canRetry`; returns whether it did. */
+  /**
+   * Sends one retry for `run` (`onRetry`, else `agent.call(retryMethod, [runId])`), however often it is called:
+   * the run reads recovering until the call answers or the run moves on; a failed call makes it retryable
+   * again and `onError` hears why. Returns false when nothing was sent (see `canRetry`).
+   */
   retry(run: AgentToolRun, via?: RunActionHandlers): boolean {
     if (!this.canRetry(run, via)) return false;
-    this.handlers(via).onRetry?.(run);
+    const h = this.handlers(via);
+    const method = h.retryMethod ?? DEFAULT_RETRY_METHOD;
+    this.recover(run, h, () => (h.onRetry ? h.onRetry(run) : h.agent?.call(method, [run.runId])));
     return true;
   }
 
-  /** Reconnect is offered for an interrupted run whose child still runs, when there is `onReconnect`. */
+  /**
+   * Reconnect is offered for an interrupted run whose child still runs, when there is `onReconnect` or an
+   * `agent` and no retry or reconnect of it is on its way.
+   */
   canReconnect(run: AgentToolRun, via?: RunActionHandlers): boolean {
-    return this.handlers(via).onReconnect !== undefined && recoveryFor(run) === "reconnect";
+    const h = this.handlers(via);
+    return this.canRecover(run, "reconnect", h.onReconnect !== undefined || h.agent !== undefined);
   }
 
-  /** Calls `onReconnect` for `run` when `canReconnect`; returns whether it did. */
+  /**
+   * Sends one reconnect for `run` (`onReconnect`, else `agent.call(reconnectMethod, [runId])`), with the same
+   * in-flight and failure rules as `retry`. Returns false when nothing was sent (see `canReconnect`).
+   */
   reconnect(run: AgentToolRun, via?: RunActionHandlers): boolean {
     if (!this.canReconnect(run, via)) return false;
-    this.handlers(via).onReconnect?.(run);
+    const h = this.handlers(via);
+    const method = h.reconnectMethod ?? h.retryMethod ?? DEFAULT_RETRY_METHOD;
+    this.recover(run, h, () => (h.onReconnect ? h.onReconnect(run) : h.agent?.call(method, [run.runId])));
     return true;
+  }
+
+  private canRecover(run: AgentToolRun, kind: "retry" | "reconnect", canSend: boolean): boolean {
+    return canSend && recoveryFor(run) === kind && !this.snapshot.recovering.has(run.runId);
+  }
+
+  private recover(run: AgentToolRun, h: RunActionHandlers, send: () => unknown) {
+    this.setRecovering(run.runId, true);
+    let sent: Promise<unknown>;
+    try {
+      sent = Promise.resolve(send());
+    } catch (error) {
+      sent = Promise.reject(error);
+    }
+    // Answered either way, the button comes back: a retry that changed nothing can be pressed again.
+    sent.then(
+      () => this.setRecovering(run.runId, false),
+      (error: unknown) => {
+        this.setRecovering(run.runId, false);
+        (h.onRetryError ?? h.onError)?.(error, run);
+      },
+    );
+  }
+
+  private settleRecovering(runs: readonly AgentToolRun[]): ReadonlySet<string> {
+    const before = this.snapshot.recovering;
+    if (before.size === 0) return before;
+    let next: Set<string> | undefined;
+    for (const r of runs) {
+      if (AWAITING_RECOVERY.has(r.status) || !before.has(r.runId)) continue;
+      next ??= new Set(before);
+      next.delete(r.runId);
+    }
+    return next ?? before;
+  }
+
+  private setRecovering(runId: string, on: boolean) {
+    const next = withCancelling(this.snapshot.recovering, runId, on);
+    if (next !== this.snapshot.recovering) this.publish({ ...this.snapshot, recovering: next });
   }
 
   /**
@@ -178,9 +266,12 @@ export class RunActions {
     return {
       onCancel: sender.onCancel,
       agent: sender.agent,
+      retryMethod: via.retryMethod ?? base.retryMethod,
+      reconnectMethod: via.reconnectMethod ?? base.reconnectMethod,
       cancelMethod: via.cancelMethod ?? base.cancelMethod,
       cancelReason: via.cancelReason ?? base.cancelReason,
       onError: via.onError ?? base.onError,
+      onRetryError: via.onRetryError ?? base.onRetryError,
       onRetry: via.onRetry ?? base.onRetry,
       onReconnect: via.onReconnect ?? base.onReconnect,
     };
@@ -188,7 +279,7 @@ export class RunActions {
 
   private setCancelling(runId: string, on: boolean) {
     const next = withCancelling(this.snapshot.cancelling, runId, on);
-    if (next !== this.snapshot.cancelling) this.publish({ cancelling: next });
+    if (next !== this.snapshot.cancelling) this.publish({ ...this.snapshot, cancelling: next });
   }
 
   private publish(snapshot: RunActionsSnapshot) {
