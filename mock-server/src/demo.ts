@@ -68,8 +68,33 @@ const research = (query: string): ChildRunSpec => ({
   steps: researcherSteps(),
 });
 
+const NESTED_LEVELS = [
+  { tool: "plan", agentType: "Planner", icon: "🗺", says: "Splitting the work; asking a researcher." },
+  { tool: "research", agentType: "Researcher", icon: "🔎", says: "Researching; asking a fact checker." },
+  { tool: "factCheck", agentType: "FactChecker", icon: "✔", says: "Checking the claim against 3 sources." },
+] as const;
+
+/** Level `depth` of the "nested" demo: Planner → Researcher → FactChecker, each awaiting the next. */
+const nestedRun = (depth: number): ChildRunSpec => {
+  const level = NESTED_LEVELS[depth - 1] ?? NESTED_LEVELS[0];
+  const deeper =
+    depth < NESTED_LEVELS.length ? [{ kind: "agent-tool" as const, runs: [nestedRun(depth + 1)] }] : [];
+  return {
+    tool: level.tool,
+    agentType: level.agentType,
+    input: { task: level.says },
+    display: { name: level.agentType, icon: level.icon },
+    steps: [
+      text(level.says, { delayMs: 60 }),
+      progress(0.5, level.says, "working"),
+      ...deeper,
+      text(` ${level.agentType} done (level ${depth}).`, { delayMs: 60 }),
+    ],
+  };
+};
+
 const HELP =
-  "Try one of these words: hello, weather, pay, locate, research, fanout, background, browse, expense, deploy, fail, slow.";
+  "Try one of these words: hello, weather, pay, locate, research, fanout, background, browse, expense, deploy, fail, nested, slow.";
 
 function amountOf(t: string) {
   const m = /(\d+(?:\.\d+)?)/.exec(t);
@@ -248,11 +273,21 @@ const sharedTurns = (host: "ai-chat" | "think"): TurnRule[] => [
               reason: "no-progress",
               childStillRunning: true,
             },
+            // What the child still does when a retry (re-dispatch of the same run id) re-attaches to it.
+            resumeSteps: [
+              progress(1, "Crawled 100 pages", "done"),
+              text("Crawled 100 pages; 3 links are broken.", { id: "txt-crawl-resumed", delayMs: 10 }),
+            ],
           },
         ],
       },
       text("Some steps failed; the details are above.", { id: "txt-after-tool" }),
     ],
+  },
+  {
+    // Three levels below the parent: each child dispatches the next as an agent tool of its own.
+    match: /\bnested\b/i,
+    steps: [{ kind: "agent-tool", runs: [nestedRun(1)] }, afterTool("plan")],
   },
   {
     match: /\bslow\b/i,

@@ -51,7 +51,9 @@ export type ChildStep =
       fraction?: number;
       message?: string;
       phase?: string;
-    };
+    }
+  /** The child dispatches agent tools of its own: their events go on the child's connection (docs/protocol.md#drill-in). */
+  | { kind: "agent-tool"; runs: ChildRunSpec[] };
 
 /** One child run started by a parent tool call (`agentTool`) or detached (`runAgentTool`). */
 export interface ChildRunSpec {
@@ -66,6 +68,11 @@ export interface ChildRunSpec {
   steps: ChildStep[];
   /** Default `finished` with the child's text as summary. */
   outcome?: RunOutcome;
+  /**
+   * What the child plays when a `retryAgentTool` call re-attaches to it after an `interrupted` outcome, before
+   * its real end (`finished`, with its text as summary). Default: nothing more.
+   */
+  resumeSteps?: ChildStep[];
 }
 
 /** Streams a text block. */

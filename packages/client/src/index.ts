@@ -7,4 +7,5 @@ export * from "./chat-session.ts";
 export * from "./client-tools.ts";
 export * from "./drill-in.ts";
 export * from "./live-view-feed.ts";
+export * from "./nested-runs.ts";
 export * from "./run-actions.ts";
