@@ -40,6 +40,8 @@ const common: Record<string, (inst: CallableHost) => Fn> = {
     resolveWorkflow(inst, id, { status: "rejected", ...(typeof reason === "string" ? { reason } : {}) }),
   cancelAgentTool: (inst) => (_api, runId, reason) =>
     inst.cancelRun(String(runId), typeof reason === "string" ? reason : undefined),
+  // Re-dispatching the same run id, as the conformance Worker's callable does on agents 0.32.
+  retryAgentTool: (inst) => (_api, runId) => inst.retryRun(String(runId)),
   // The conformance Worker's name for it, with its answer.
   cancelRun: (inst) => (_api, runId, reason) => {
     inst.cancelRun(String(runId), typeof reason === "string" ? reason : "Cancelled by the user");

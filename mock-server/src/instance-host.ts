@@ -10,6 +10,15 @@ import type { ChildStep, Step } from "./script.ts";
 import type { PlayResult } from "./turn-host.ts";
 import type { ProgrammaticTurnOptions } from "./turn-queue.ts";
 
+/** What `retryAgentTool` answers: the run's result, as agents 0.32's `runAgentTool` returns it. */
+export interface RetryAnswer {
+  runId: string;
+  agentType: string;
+  status: string;
+  summary?: string;
+  error?: string;
+}
+
 /** Services the hub gives every instance. */
 export interface InstanceServices {
   log(line: string): void;
@@ -38,6 +47,8 @@ export interface CallableHost {
   liveView(mode: LiveViewMode): LiveViewSession;
   /** `cancelAgentTool`: false when there is no such run or it already ended. */
   cancelRun(runId: string, reason?: string): boolean;
+  /** `retryAgentTool`: re-dispatches a run by its id (see `RunRegistry.retry`); throws for an unknown id. */
+  retryRun(runId: string): Promise<RetryAnswer>;
   readonly executions: DurableExecutions;
   /** Rewrites a tool part's output and tells every socket. */
   updateToolOutput(toolCallId: string, output: unknown, options?: { dropAfter?: boolean }): void;

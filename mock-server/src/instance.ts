@@ -14,7 +14,7 @@ import type { MockConnection } from "./connection.ts";
 import { Continuations } from "./continuation.ts";
 import { DurableExecutions } from "./executions.ts";
 import { type HostFlavour, hostFlavour } from "./host-flavour.ts";
-import type { ChildHost, InstanceServices, RunHost } from "./instance-host.ts";
+import type { ChildHost, InstanceServices, RetryAnswer, RunHost } from "./instance-host.ts";
 import { ResumeHandshake } from "./resume.ts";
 import { RunRegistry } from "./runs.ts";
 import {
@@ -315,6 +315,11 @@ export class AgentInstance implements RpcHost, RunHost, ChildHost {
   /** `cancelAgentTool(runId, reason)`: the child stops and the run ends `aborted`. */
   cancelRun(runId: string, reason?: string): boolean {
     return this.runs.cancel(runId, reason);
+  }
+
+  /** `retryAgentTool(runId)`: re-dispatches the run with the same id (see `RunRegistry.retry`). */
+  retryRun(runId: string): Promise<RetryAnswer> {
+    return this.runs.retry(runId);
   }
 
   /** The child instance a run plays in (a facet): an AIChatAgent with its own transcript. */

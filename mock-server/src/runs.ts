@@ -9,7 +9,7 @@ import type { AgentToolEvent, AgentToolEventFrame, ServerFrame } from "@runboard
 import type { UIMessage } from "ai";
 import type { MockConnection } from "./connection.ts";
 import * as ids from "./ids.ts";
-import type { InstanceServices, RunHost } from "./instance-host.ts";
+import type { ChildHost, InstanceServices, RetryAnswer, RunHost } from "./instance-host.ts";
 import type { ChildRunSpec, RunOutcome, Step } from "./script.ts";
 import { text } from "./script.ts";
 import type { PlayResult } from "./turn-host.ts";
@@ -24,6 +24,10 @@ interface RunRecord {
   cancelReason?: string;
   /** The host was evicted mid-run (`stopAll`): the run ends with no terminal event and no notify. */
   stopped?: boolean;
+  spec: ChildRunSpec;
+  child?: ChildHost;
+  /** A `retryAgentTool` re-attach in progress: callers of a second retry share it. */
+  reattaching?: Promise<RetryAnswer>;
 }
 
 const STATUS_OF: Record<RunOutcome["kind"], string> = {
@@ -112,12 +116,14 @@ export class RunRegistry {
       },
       stored: [],
       abort: new AbortController(),
+      spec,
     };
     this.records.set(runId, record);
     this.parent.broadcast(this.frame(record, 0, record.started));
 
     // The child is a real agent instance (a facet): it keeps its own transcript and can be drilled into.
     const child = this.parent.spawnChild(spec.agentType, runId);
+    record.child = child;
     child.transcript.upsert({
       id: ids.uuid(),
       role: "user",
@@ -130,7 +136,7 @@ export class RunRegistry {
       ],
     });
     child.forward = (body, stored) => {
-      if (record.terminal || record.stopped) return;
+      if ((record.terminal && !record.reattaching) || record.stopped) return;
       if (stored) record.stored.push(body);
       this.parent.broadcast(
         this.frame(record, record.stored.length + (stored ? 0 : 1), { kind: "chunk", runId, body }),
@@ -153,7 +159,8 @@ export class RunRegistry {
   }
 
   private seal(record: RunRecord, outcome: RunOutcome) {
-    if (record.terminal) return;
+    // `interrupted` is soft: a re-attach may replace it with the run's real end (as on agents 0.32).
+    if (record.terminal && record.terminal.kind !== "interrupted") return;
     const { runId } = record;
     const event: AgentToolEvent =
       outcome.kind === "finished"
@@ -178,10 +185,41 @@ export class RunRegistry {
   /** `cancelAgentTool(runId, reason)`: the child stops and the run ends `aborted`. */
   cancel(runId: string, reason?: string): boolean {
     const r = this.records.get(runId);
-    if (!r || r.terminal || r.stopped) return false;
+    if (!r || (r.terminal && !r.reattaching) || r.stopped) return false;
     if (reason !== undefined) r.cancelReason = reason;
     r.abort.abort();
     return true;
+  }
+
+  /**
+   * `retryAgentTool(runId)`: what agents 0.32's `runAgentTool(cls, { runId })` does for a run id it already
+   * has. An `interrupted` run is re-attached: the child plays its `resumeSteps` (its chunks go out with the
+   * next sequence numbers) and the run ends `finished`, with no new `started` (the real runtime sends none).
+   * A run still going or already ended hard sends nothing and answers its status or stored result. An
+   * unknown id throws.
+   */
+  retry(runId: string): Promise<RetryAnswer> {
+    const r = this.records.get(runId);
+    if (!r) return Promise.reject(new Error(`No agent-tool run ${runId}`));
+    if (r.reattaching) return r.reattaching;
+    const base = { runId, agentType: r.started.agentType };
+    if (r.terminal?.kind !== "interrupted" || !r.child) return Promise.resolve(answerOf(base, r.terminal));
+    const child = r.child;
+    r.reattaching = (async () => {
+      r.abort = new AbortController();
+      const result = await child.runProgrammatic(r.spec.resumeSteps ?? [], { signal: r.abort.signal });
+      const outcome: RunOutcome =
+        result.kind === "aborted"
+          ? { kind: "aborted", ...(r.cancelReason ? { reason: r.cancelReason } : {}) }
+          : result.kind === "error"
+            ? { kind: "error", error: result.message }
+            : { kind: "finished", summary: textOf(child.transcript.messages.at(-1)) };
+      this.seal(r, outcome);
+      return answerOf(base, r.terminal);
+    })().finally(() => {
+      r.reattaching = undefined;
+    });
+    return r.reattaching;
   }
 
   /** Restart: live children stop without a terminal, as when the host is evicted mid-run. */
@@ -256,6 +294,26 @@ export class RunRegistry {
 function textOf(m: UIMessage | undefined): string {
   if (m?.role !== "assistant") return "";
   return m.parts.map((p) => (p.type === "text" ? p.text : "")).join("");
+}
+
+function answerOf(
+  base: { runId: string; agentType: string },
+  terminal: AgentToolEvent | undefined,
+): RetryAnswer {
+  switch (terminal?.kind) {
+    case undefined:
+      return { ...base, status: "running" };
+    case "finished":
+      return { ...base, status: "completed", summary: terminal.summary };
+    case "error":
+      return { ...base, status: "error", error: terminal.error };
+    case "aborted":
+      return { ...base, status: "aborted", ...(terminal.reason ? { error: terminal.reason } : {}) };
+    case "interrupted":
+      return { ...base, status: "interrupted", error: terminal.error };
+    default:
+      return { ...base, status: "running" };
+  }
 }
 
 function errorOf(o: RunOutcome): string {

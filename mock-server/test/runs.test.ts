@@ -208,6 +208,54 @@ describe("an awaited run", () => {
     await late.close();
   });
 
+  it("retryAgentTool(runId) re-attaches to an interrupted run: the same run id streams on and ends finished", async () => {
+    const name = room("retry");
+    const c = await connected(chatPath(name));
+    c.ask("r1", "this will fail");
+    await c.done("r1");
+    const crawl = `agent-tool:${toolCall(c, "r1", "crawl")}`;
+    const verify = `agent-tool:${toolCall(c, "r1", "verify")}`;
+    const before = events(c, crawl);
+    const interruptedAt = before.at(-1)?.sequence ?? 0;
+    const answer = await c.rpc("retryAgentTool", crawl);
+    expect(answer).toMatchObject({
+      success: true,
+      result: {
+        runId: crawl,
+        agentType: "Crawler",
+        status: "completed",
+        summary: "Crawled 100 pages; 3 links are broken.",
+      },
+    });
+    const after = events(c, crawl).slice(before.length);
+    // No new `started` (agents 0.32 sends none on a re-dispatch); new stored chunks take the next numbers.
+    expect(after.map((e) => e.event.kind)).not.toContain("started");
+    const stored = after.filter((e) => e.event.kind === "chunk" && !isTransient(e));
+    expect(stored.length).toBeGreaterThan(0);
+    expect(stored[0]?.sequence).toBe(interruptedAt);
+    expect(after.at(-1)?.event).toEqual({
+      kind: "finished",
+      runId: crawl,
+      summary: "Crawled 100 pages; 3 links are broken.",
+    });
+    expect(after.at(-1)?.sequence).toBe((stored.at(-1)?.sequence ?? 0) + 1);
+    // A run that ended hard is answered with its result and sends nothing; an unknown id fails.
+    const n = events(c).length;
+    expect(await c.rpc("retryAgentTool", verify)).toMatchObject({
+      success: true,
+      result: { runId: verify, status: "error", error: "Verifier crashed: upstream timeout" },
+    });
+    expect(await c.rpc("retryAgentTool", crawl)).toMatchObject({ result: { status: "completed" } });
+    expect(events(c)).toHaveLength(n);
+    expect(await c.rpc("retryAgentTool", "agent-tool:nope")).toMatchObject({ success: false });
+    // A late socket's replay ends with the real end, not the interrupt.
+    const late = await connected(chatPath(name));
+    await late.quiet();
+    expect(events(late, crawl).at(-1)?.event.kind).toBe("finished");
+    await c.close();
+    await late.close();
+  });
+
   it("cancelAgentTool(runId, reason) aborts a running child with the reason", async () => {
     const c = await connected(chatPath(room("cancel")));
     c.ask("r1", "research queues");
