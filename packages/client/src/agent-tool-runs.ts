@@ -6,12 +6,14 @@
  * run still shows how far it got.
  */
 import {
+  type AgentToolApplyResult,
   type AgentToolRun,
   AgentToolRunsReducer,
   type AgentToolRunsState,
   agentAddressKey,
 } from "@runboard/protocol";
 import { createStore, type StoreApi } from "zustand/vanilla";
+import { toolFailuresOf } from "./agent-tool-failures.ts";
 import type { ChatAgentLike } from "./chat-session.ts";
 import { readFrame } from "./frame-source.ts";
 import { coalesce } from "./notify.ts";
@@ -243,7 +245,8 @@ export class AgentToolRuns {
       if (parsed.frameType === "agent-tool-event") this.options.onError?.(new Error(parsed.reason));
       return;
     }
-    if (parsed.kind !== "frame" || parsed.frame.type !== "agent-tool-event") return;
+    if (parsed.kind !== "frame") return;
+    if (parsed.frame.type !== "agent-tool-event") return this.receiveToolOutputs(parsed.frame);
     const result = this.reducer.apply(parsed.frame);
     if (result.kind === "error")
       this.options.onError?.(new Error(`agent-tool run ${result.runId}: ${result.reason}`));
@@ -251,6 +254,28 @@ export class AgentToolRuns {
       this.remember(result.runId);
       this.changed();
     }
+  }
+
+  /** Tool calls whose malformed failure envelope was reported: once each, however often it is replayed. */
+  private readonly reportedEnvelopes = new Set<string>();
+
+  /**
+   * The parent tool parts' failure envelopes (docs/protocol.md#agent-tool-failure-envelope), from the chat
+   * frames on the same socket: live `tool-output-available` chunks and the transcripts sent on connect.
+   */
+  private receiveToolOutputs(frame: Parameters<typeof toolFailuresOf>[0]) {
+    let changed = false;
+    for (const found of toolFailuresOf(frame)) {
+      if (found.problem !== undefined && !this.reportedEnvelopes.has(found.toolCallId)) {
+        this.reportedEnvelopes.add(found.toolCallId);
+        this.options.onError?.(
+          new Error(`agent-tool failure envelope of tool call ${found.toolCallId}: ${found.problem}`),
+        );
+      }
+      const result: AgentToolApplyResult = this.reducer.applyToolFailure(found.toolCallId, found.failure);
+      if (result.kind === "applied") changed = true;
+    }
+    if (changed) this.changed();
   }
 
   /**

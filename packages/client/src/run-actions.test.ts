@@ -95,11 +95,13 @@ describe("RunActions cancel", () => {
 });
 
 describe("RunActions retry and reconnect", () => {
-  it("offers retry for failed and stopped runs, reconnect for a child still running, each only with its handler", () => {
+  it("offers retry for retryable stopped runs, reconnect for a child still running, each only with its handler", () => {
     const onRetry = vi.fn();
     const onReconnect = vi.fn();
     const actions = new RunActions({ onRetry, onReconnect });
-    const failed = run("f", { status: "error" });
+    // agents 0.32 calls an `error` run not retryable (docs/protocol.md#agent-tool-failure-envelope): no Retry.
+    expect(actions.retry(run("e", { status: "error", retryable: false }))).toBe(false);
+    const failed = run("f", { status: "interrupted", childStillRunning: false, retryable: true });
     const stillRunning = run("i", { status: "interrupted", childStillRunning: true });
     expect(actions.retry(failed)).toBe(true);
     expect(onRetry).toHaveBeenCalledWith(failed);
@@ -184,7 +186,7 @@ describe("RunActions retry and reconnect through the agent", () => {
       },
       onError,
     });
-    expect(actions.retry(run("e", { status: "error" }))).toBe(true);
+    expect(actions.retry(run("e", { status: "interrupted" }))).toBe(true);
     await flush();
     expect(onError).toHaveBeenCalledTimes(1);
     expect(actions.isRecovering("e")).toBe(false);
@@ -242,8 +244,11 @@ describe("AgentToolRuns run actions", () => {
     frame(0, { kind: "started", runId: "r1", agentType: "Researcher", order: 0 });
     expect(runs.cancel("r1")).toBe(false);
     frame(1, { kind: "error", runId: "r1", error: "boom" });
-    expect(runs.retry("r1")).toBe(true);
-    expect(onRetry).toHaveBeenCalledWith(expect.objectContaining({ runId: "r1", status: "error" }));
+    expect(runs.retry("r1")).toBe(false);
+    frame(0, { kind: "started", runId: "r2", agentType: "Researcher", order: 0 });
+    frame(1, { kind: "interrupted", runId: "r2", error: "stalled", childStillRunning: false });
+    expect(runs.retry("r2")).toBe(true);
+    expect(onRetry).toHaveBeenCalledWith(expect.objectContaining({ runId: "r2", status: "interrupted" }));
     runs.dispose();
   });
 });

@@ -30,6 +30,7 @@
  *   (which always begins with `started`) can still deliver them.
  */
 import type { UIMessageChunk } from "ai";
+import { type AgentToolFailure, failureOfRunEnd, sameFailure } from "./agent-tool-failure.ts";
 import {
   applyChunkToParts,
   copyOnWriteTarget,
@@ -81,6 +82,13 @@ export interface AgentToolRun {
   error?: string;
   reason?: AgentToolInterruptReason | string;
   childStillRunning?: boolean;
+  /**
+   * Why the run did not complete, once it did not: the parent tool part's failure envelope when it was seen
+   * (`applyToolOutput`), else built from the terminal event. docs/protocol.md#agent-tool-failure-envelope.
+   */
+  failure?: AgentToolFailure;
+  /** Whether running the same work again may help: set with `failure` (agents 0.32: only `interrupted`). */
+  retryable?: boolean;
   progress?: AgentToolRunProgress;
   milestones: readonly AgentToolMilestone[];
   /** Where to connect to drill in: `sub: [{ agent, name }]` under the parent agent. */
@@ -123,6 +131,8 @@ interface RunBook {
   early: Map<number, UIMessageChunk>;
   /** Reused while the run's parts array is the same, so a chunk allocates nothing it does not keep. */
   target?: PartsTarget;
+  /** The parent tool part's failure envelope, once seen. */
+  envelope?: AgentToolFailure;
   /** The two common results, made once per run: a text delta allocates nothing it does not keep. */
   applied: AgentToolApplyResult;
   duplicate: AgentToolApplyResult;
@@ -281,6 +291,7 @@ export class AgentToolRunsReducer {
   reset(): void {
     this.books.clear();
     this.waiting.clear();
+    this.envelopes.clear();
     this.changed.clear();
     this.owned.clear();
     this.published = EMPTY_STATE;
@@ -321,6 +332,13 @@ export class AgentToolRunsReducer {
         this.waiting.delete(runId);
         for (const f of held) this.apply(f);
       }
+      const callId = frame.parentToolCallId;
+      const envelope = callId === undefined ? undefined : this.envelopes.get(callId);
+      if (envelope && callId !== undefined && result.kind === "applied") {
+        this.envelopes.delete(callId);
+        const started = this.books.get(runId);
+        if (started) this.joinEnvelope(started, envelope);
+      }
       return result;
     }
     if (!book) return this.hold(frame);
@@ -339,6 +357,10 @@ export class AgentToolRunsReducer {
         run.status = "completed";
         run.summary = ev.summary;
         delete run.error;
+        delete run.failure;
+        delete run.retryable;
+        delete run.reason;
+        delete run.childStillRunning;
         break;
       case "error":
         run.status = "error";
@@ -355,6 +377,43 @@ export class AgentToolRunsReducer {
         if (ev.childStillRunning !== undefined) run.childStillRunning = ev.childStillRunning;
         break;
     }
+    if (run.status !== "completed") {
+      // The envelope, when it came first, is what the model was told: it stays. Else the event's own words,
+      // shaped as `agentTool()` shapes its envelope from the same result.
+      if (!book.envelope) run.failure = failureOfRunEnd(run);
+      run.retryable = run.failure?.retryable ?? false;
+    }
+    return book.applied;
+  }
+
+  /**
+   * The parent tool part's failure envelope (from `parseAgentToolFailure`), joined to the run its tool call
+   * spawned. Held for a run not started yet (replayed messages may come first), the newest `MAX_WAITING_RUNS`.
+   */
+  applyToolFailure(toolCallId: string, failure: AgentToolFailure): AgentToolApplyResult {
+    const runId = `agent-tool:${toolCallId}`;
+    let book = this.books.get(runId);
+    for (const b of book ? [] : this.books.values()) if (b.run.parentToolCallId === toolCallId) book ??= b;
+    if (book) return this.joinEnvelope(book, failure);
+    this.envelopes.set(toolCallId, failure);
+    if (this.envelopes.size > MAX_WAITING_RUNS)
+      this.envelopes.delete(this.envelopes.keys().next().value as string);
+    return { kind: "ignored", runId, reason: "no run for this tool call yet (held)" };
+  }
+
+  private readonly envelopes = new Map<string, AgentToolFailure>();
+
+  private joinEnvelope(book: RunBook, failure: AgentToolFailure): AgentToolApplyResult {
+    if (book.envelope && sameFailure(book.envelope, failure)) return book.duplicate;
+    book.envelope = failure;
+    const run = this.writable(book);
+    if (run.status === "running" || (run.status === "interrupted" && failure.status !== "interrupted"))
+      run.status = failure.status;
+    run.failure = failure;
+    run.retryable = failure.retryable;
+    if (run.error === undefined && !failure.malformed) run.error = failure.error;
+    if (failure.reason !== undefined) run.reason = failure.reason;
+    if (failure.childStillRunning !== undefined) run.childStillRunning = failure.childStillRunning;
     return book.applied;
   }
 

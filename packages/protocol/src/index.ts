@@ -3,6 +3,8 @@
  * chat (`cf_agent_*`) and sub-agent (`agent-tool-event`) protocols. No IO, timers, DOM or React.
  */
 export * from "./address-key.ts";
+export * from "./agent-tool-failure.ts";
+export * from "./agent-tool-failure-parse.ts";
 export * from "./agent-tool-runs.ts";
 export * from "./approvals/index.ts";
 export * from "./chunk-applier.ts";

@@ -43,7 +43,11 @@ describe("recoveryFor", () => {
     expect(recoveryFor(run({ status: "interrupted", childStillRunning: true }))).toBe("reconnect");
     expect(recoveryFor(run({ status: "interrupted", childStillRunning: false }))).toBe("retry");
     expect(recoveryFor(run({ status: "interrupted" }))).toBe("retry");
-    expect(recoveryFor(run({ status: "error" }))).toBe("retry");
+    // A failure the envelope calls not retryable (agents 0.32: `error`) offers no retry.
+    expect(recoveryFor(run({ status: "error" }))).toBeNull();
+    expect(recoveryFor(run({ status: "error", retryable: false }))).toBeNull();
+    expect(recoveryFor(run({ status: "error", retryable: true }))).toBe("retry");
+    expect(recoveryFor(run({ status: "interrupted", retryable: false }))).toBeNull();
     expect(recoveryFor(run({ status: "aborted" }))).toBeNull();
     expect(recoveryFor(run({ status: "completed" }))).toBeNull();
     expect(recoveryFor(run({ status: "running" }))).toBeNull();

@@ -54,13 +54,16 @@ export type RunRecovery = "retry" | "reconnect";
 
 /**
  * `reconnect` when an interrupted child is still running (a new connection replays it and its end will
- * arrive), `retry` when it is not or when it failed (only running it again helps). Cancelled and completed
- * runs offer neither: the user or the agent ended them on purpose.
+ * arrive); `retry` only when the run is `retryable`, the failure envelope's flag
+ * (docs/protocol.md#agent-tool-failure-envelope: agents 0.32 sets it for `interrupted` only; a run without the
+ * flag counts as retryable when interrupted). A failed (`error`), a cancelled and a completed run offer neither.
  */
-export function recoveryFor(run: Pick<AgentToolRun, "status" | "childStillRunning">): RunRecovery | null {
-  if (run.status === "interrupted") return run.childStillRunning ? "reconnect" : "retry";
-  if (run.status === "error") return "retry";
-  return null;
+export function recoveryFor(
+  run: Pick<AgentToolRun, "status" | "childStillRunning" | "retryable">,
+): RunRecovery | null {
+  if (run.status === "running" || run.status === "completed") return null;
+  if (run.status === "interrupted" && run.childStillRunning) return "reconnect";
+  return (run.retryable ?? run.status === "interrupted") ? "retry" : null;
 }
 
 /** A value shown as text: strings as they are, anything else as indented JSON (never as HTML). */
