@@ -8,7 +8,7 @@
 // before the fix, with its own `node_modules/@runboard` links) and keeps its figures in
 // bench/runs-scale-baseline.json for later runs; the old code's 8,000-run case is skipped (its 16,000 warm-up
 // frames alone take minutes: that is the bug). BENCH_CURRENT=<checkout> measures another checkout as "current"
-// (when the shared tree does not build). Not a test. `npm run bench:runs`.
+// (when the shared tree does not build); BENCH_SCENARIOS=milestones,runs picks cases. Not a test. `npm run bench:runs`.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -144,10 +144,11 @@ function perFrame(make, { warm, timed }) {
 async function measureAll(pkgs, withOfficial, skip = () => false) {
   const out = {};
   const list = { ...contenders(pkgs), ...(withOfficial ? { "official applyAgentToolEvent": official } : {}) };
+  const only = process.env.BENCH_SCENARIOS?.split(",");
   for (const [scenario, frames] of [
     ["milestones", milestoneFrames],
     ["runs", runFrames],
-  ])
+  ].filter(([s]) => !only || only.includes(s)))
     for (const [name, make] of Object.entries(list)) {
       const row = {};
       for (const n of SIZES) {
