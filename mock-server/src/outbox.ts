@@ -65,7 +65,10 @@ export class Outbox {
     this.queuedBytes += text.length;
     // A burst over the limit is written now rather than at the end of the task: a reading client takes it,
     // and only what the kernel refuses (`bufferedAmount`) counts as unread.
-    if (this.queuedBytes + this.ws.bufferedAmount > this.max) return this.flush();
+    if (this.queuedBytes + this.ws.bufferedAmount > this.max) {
+      this.flush();
+      return;
+    }
     if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(() => this.flush());
