@@ -244,7 +244,7 @@ describe("AgentToolRun with the mock agent", () => {
     expect(isVisible(within(group).getByText(/line 60 of the report/))).toBe(true);
   });
 
-  it("offers reconnect for an interrupted child still running and retry for a failed one", {
+  it("offers reconnect for an interrupted child still running, and no retry for a failed one (not retryable)", {
     timeout: 20_000,
   }, async () => {
     const box: Harness = {};
@@ -262,8 +262,9 @@ describe("AgentToolRun with the mock agent", () => {
     // Errors stay open: the user has to see them.
     expect(isVisible(within(verifier).getByText("Verifier crashed: upstream timeout"))).toBe(true);
     expect(isDisabled(within(verifier).getByRole("button", { name: "Reconnect" }))).toBe(true);
-    await user.click(within(verifier).getByRole("button", { name: "Retry" }));
-    expect(onRetry).toHaveBeenCalledWith(expect.objectContaining({ agentType: "Verifier", status: "error" }));
+    // agentTool() calls a failed child not retryable (docs/protocol.md#agent-tool-failure-envelope).
+    expect(isDisabled(within(verifier).getByRole("button", { name: "Retry" }))).toBe(true);
+    expect(onRetry).not.toHaveBeenCalled();
 
     expect(isVisible(within(crawler).getByText("The run stopped reporting progress."))).toBe(true);
     expect(isVisible(within(crawler).getByText(/still working/))).toBe(true);

@@ -41,6 +41,7 @@ export {
   type RunActionProps,
   useAgentToolRunContext,
 } from "./root.tsx";
+export type { RunFailureProps } from "./failure-part.tsx";
 export type {
   RunCancelProps,
   RunElapsedProps,
@@ -82,7 +83,7 @@ export type AgentToolRunMilestonesProps = RunMilestonesProps;
  *           <AgentToolRun.Content>
  *             <AgentToolRun.Transcript>{renderPart}</AgentToolRun.Transcript>
  *             <AgentToolRun.Result />
- *             <AgentToolRun.Error />
+ *             <AgentToolRun.Failure />
  *           </AgentToolRun.Content>
  *           <AgentToolRun.Cancel />
  *         </AgentToolRun.Root>
@@ -112,6 +113,7 @@ export const AgentToolRun = {
   ResultText,
   ResultToggle,
   Error: run.ErrorPart,
+  Failure: run.Failure,
   Interrupted,
   Cancel: run.Cancel,
   Retry,

@@ -5,6 +5,7 @@
  */
 import type { ReactElement } from "react";
 import { createActionButton } from "../primitives/index.ts";
+import { type RunFailureProps, useRunFailure } from "./failure-part.tsx";
 import {
   type RunCancelProps,
   type RunElapsedProps,
@@ -51,6 +52,7 @@ export interface RunPartSet {
   Milestone: Part<RunMilestoneProps>;
   Elapsed: Part<RunElapsedProps>;
   ErrorPart: Part<RunErrorProps>;
+  Failure: Part<RunFailureProps>;
   Cancel: ReturnType<typeof createActionButton<RunCancelProps>>;
 }
 
@@ -69,6 +71,7 @@ export function createRunParts(names: RunPartNames): RunPartSet {
     Milestone,
     Elapsed: named(n("Elapsed"), (p: RunElapsedProps) => useRunElapsed(p, names)),
     ErrorPart: named(n("Error"), (p: RunErrorProps) => useRunError(p, names)),
+    Failure: named(n("Failure"), (p: RunFailureProps) => useRunFailure(p, names)),
     Cancel: createActionButton<RunCancelProps>(n("Cancel"), () => useRunCancel(names)),
   };
 }

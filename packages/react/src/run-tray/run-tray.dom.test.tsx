@@ -189,7 +189,13 @@ describe("RunTray structure", () => {
       />,
     );
     const error = within(item("Research")).getByText("<b>upstream</b> timeout");
-    expect([error.tagName, error.dataset.status, error.children.length]).toEqual(["P", "error", 0]);
+    // The default item says it in the Failure part: a headline, then the server's text (never as HTML).
+    expect([error.tagName, error.parentElement?.dataset.status, error.children.length]).toEqual([
+      "P",
+      "error",
+      0,
+    ]);
+    expect(within(item("Research")).getByText("The helper failed.")).toBeTruthy();
     expect(statusOf(item("Research"))).toBe("Failed");
     expect(within(item("Other")).queryByText("stale")).toBeNull();
   });

@@ -83,6 +83,7 @@ export const RunTray = {
   Milestones: trayParts.Milestones,
   Milestone: trayParts.Milestone,
   Error: trayParts.ErrorPart,
+  Failure: trayParts.Failure,
   Elapsed: trayParts.Elapsed,
   Stalled,
   Cancel: trayParts.Cancel,

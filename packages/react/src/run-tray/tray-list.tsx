@@ -206,7 +206,7 @@ const itemContent = (
     <run.Phase /> <run.Message />
     <run.Milestones />
     <Stalled />
-    <run.ErrorPart />
+    <run.Failure />
     <run.Cancel /> <DrillIn /> <Dismiss />
   </>
 );
