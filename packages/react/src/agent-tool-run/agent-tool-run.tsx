@@ -30,6 +30,7 @@ export type {
   AgentToolRunHeaderProps,
   AgentToolRunTriggerProps,
 } from "./disclosure.tsx";
+export type { FollowFrom, NestedRuns } from "./follow.ts";
 export type {
   AgentToolRunResultProps,
   AgentToolRunResultTextProps,

@@ -2,6 +2,7 @@
 import { type AgentToolRun, interruptReasonLabel, type Part, valueText } from "@runboard/protocol";
 import { Fragment, type ReactNode } from "react";
 import { dataFlag, type PrimitiveProps, renderPart, usePartContext } from "../primitives/index.ts";
+import type { NestedRuns } from "./follow.ts";
 import { partKey } from "./format.ts";
 import { RunContext } from "./root.tsx";
 
@@ -23,19 +24,21 @@ AgentType.displayName = "AgentToolRun.AgentType";
 export interface AgentToolRunTranscriptProps extends Omit<PrimitiveProps<"div">, "children"> {
   /**
    * Renders one part of the child's transcript: pass the renderer the parent chat uses, so text, reasoning
-   * and tool parts look the same, and nested runs (a tool part with runs) recurse through it.
+   * and tool parts look the same, and nested runs (a tool part with runs) recurse through it. `nested` holds
+   * the runs the child dispatched while the root follows its child (`follow`): look a tool part's runs up
+   * with `nested.getRunsForToolCall(part.toolCallId)` and render each in a root with `runs={nested.runs}`.
    */
-  children: (part: Part, index: number, run: AgentToolRun) => ReactNode;
+  children: (part: Part, index: number, run: AgentToolRun, nested: NestedRuns | null) => ReactNode;
 }
 
 /** The child's own transcript (`run.parts`), one renderer call per part. */
 export function Transcript({ children: renderChild, ...props }: AgentToolRunTranscriptProps) {
-  const { run, depth } = usePartContext(RunContext, "AgentToolRun.Transcript");
+  const { run, depth, nested } = usePartContext(RunContext, "AgentToolRun.Transcript");
   return renderPart("div", {
     "data-depth": depth,
     "data-empty": dataFlag(run.parts.length === 0),
     children: run.parts.map((part, i) => (
-      <Fragment key={partKey(part as { type: string }, i)}>{renderChild(part, i, run)}</Fragment>
+      <Fragment key={partKey(part as { type: string }, i)}>{renderChild(part, i, run, nested)}</Fragment>
     )),
     ...props,
   });

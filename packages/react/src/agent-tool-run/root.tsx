@@ -3,7 +3,15 @@
  * scope the shared run parts read. The run's times and its cancel come from the store's `RunActions` when
  * the root has the store (`runs`), so they survive the card re-mounting; else from the root's own.
  */
-import type { AgentToolRuns, CallableAgent, RunActionHandlers, RunActions } from "@runboard/client";
+import type {
+  AgentClientOptions,
+  AgentToolRuns,
+  CallableAgent,
+  ChildFollower,
+  ChildFollowerOptions,
+  RunActionHandlers,
+  RunActions,
+} from "@runboard/client";
 import {
   type AgentToolRun as AgentToolRunData,
   type AgentToolRunStatus,
@@ -12,7 +20,7 @@ import {
   runTitle,
   trayStatus,
 } from "@runboard/protocol";
-import { useCallback, useContext, useEffect, useId, useRef } from "react";
+import { useCallback, useContext, useEffect, useId, useRef, useSyncExternalStore } from "react";
 import {
   createPartContext,
   dataFlag,
@@ -24,6 +32,7 @@ import {
   warnOnce,
 } from "../primitives/index.ts";
 import { useAgentToolRun } from "../use-agent-tool-events.ts";
+import { type NestedRuns, useFollowChild, useFollower } from "./follow.ts";
 import { RunScopeContext, type RunScopeValue, useCancelling, useRunActions } from "./run-scope.ts";
 
 /** A callback the app supplies for a run action. */
@@ -39,8 +48,15 @@ export interface RunActionProps {
   cancelMethod?: string;
   /** The reason sent with a cancel. Default "Cancelled by the user". */
   cancelReason?: string;
-  /** A cancel failed (the run goes back to running). */
+  /** A cancel failed (the run goes back to running), or a retry or reconnect failed (it can be pressed again). */
   onError?: (error: unknown, run: AgentToolRunData) => void;
+  /**
+   * The callable Retry calls as `agent.call(retryMethod, [runId])` when there is no `onRetry`: it re-dispatches
+   * the same run id (docs/protocol.md#retry-and-reconnect). Default `retryAgentTool`.
+   */
+  retryMethod?: string;
+  /** The callable Reconnect calls with `[runId]` when there is no `onReconnect`. Default: `retryMethod`. */
+  reconnectMethod?: string;
 }
 
 /** What the AgentToolRun parts share beyond the run scope. */
@@ -53,10 +69,16 @@ export interface RunContextValue {
   actions: RunActions;
   handlers: RunActionHandlers;
   onDrillIn: RunAction | undefined;
+  /** The runs this run's child dispatched, while the root is open and follows its child; else null. */
+  nested: NestedRuns | null;
+  /** The follower nested roots share (its depth and connection bounds); null when nothing follows. */
+  follower: ChildFollower | null;
 }
 
 /** The context of `AgentToolRun.Root`. */
 export const RunContext = createPartContext<RunContextValue>("AgentToolRun.Root");
+
+const notRecovering = () => false;
 
 const UNKNOWN_TIMES: RunTimes = Object.freeze({ startedAt: null, endedAt: null });
 
@@ -83,12 +105,21 @@ export interface AgentToolRunRootProps extends Omit<PrimitiveProps<"div">, "onEr
   defaultOpen?: boolean;
   /** Called when the content opens or closes, by the user or by the run completing. */
   onOpenChange?: (open: boolean) => void;
-  /** Runs the work again (re-send the turn, call a tool). Enables `AgentToolRun.Retry`. */
+  /** Runs the work again your own way (wins over `agent`'s `retryMethod`). Enables `AgentToolRun.Retry`. */
   onRetry?: RunAction;
-  /** Re-attaches to a child that is still running (e.g. `agent.reconnect()`). Enables `AgentToolRun.Reconnect`. */
+  /** Re-attaches to a child still running your own way (wins over `agent`). Enables `AgentToolRun.Reconnect`. */
   onReconnect?: RunAction;
   /** Opens the child's own chat (see `useChildChat`). Enables `AgentToolRun.DrillIn`. */
   onDrillIn?: RunAction;
+  /**
+   * The address of the connection this run came from (the options `useAgent` got: `agent`, `name`, `host`, …).
+   * With it, an open run follows its child: a connection to the child's sub-agent URL, whose runs (the
+   * grandchildren) `AgentToolRun.Transcript` hands its renderer; closed when the run closes or unmounts. A
+   * root nested in a following root follows on from its parent's child without it.
+   */
+  follow?: AgentClientOptions;
+  /** Bounds of following (`maxDepth`, default 4 levels; `maxOpen`, default 8 connections) and the child stores' options. Read once, by the outermost following root. */
+  followOptions?: ChildFollowerOptions;
 }
 
 /**
@@ -107,11 +138,15 @@ export function Root({
   onRetry,
   onReconnect,
   onDrillIn,
+  follow,
+  followOptions,
   onCancel,
   agent,
   cancelMethod,
   cancelReason,
   onError,
+  retryMethod,
+  reconnectMethod,
   ...props
 }: AgentToolRunRootProps) {
   const fromStore = useAgentToolRun(runs ?? NO_STORE, runId ?? "");
@@ -125,6 +160,8 @@ export function Root({
   // A nested run without a store of its own uses its parent's actions: one record of what was seen.
   const actions = useRunActions(runs ?? (parent ? { actions: parent.actions } : undefined));
   const cancelling = useCancelling(actions, run?.runId ?? "");
+  // Retry and Reconnect read disabled while theirs is on its way: re-render when that starts or ends.
+  useSyncExternalStore(actions.subscribe, () => actions.isRecovering(run?.runId ?? ""), notRecovering);
   const status: AgentToolRunStatus | undefined = run?.status;
   const [open, setOpen] = useControllableState({
     prop: openProp,
@@ -150,6 +187,10 @@ export function Root({
     setOpen((o) => !o);
   }, [setOpen]);
   const id = useId();
+  // Grandchild events go only to the child's own connection: follow it while the run is open.
+  const from = follow ?? parent?.nested?.child;
+  const follower = useFollower(parent?.follower, followOptions, from !== undefined);
+  const nested = useFollowChild(follower, from, run, open);
   // What this client saw of the run is the browser's to show: on a server the clock would be the server's,
   // shared by every request, and the HTML could not be hydrated.
   const hydrated = useHydrated();
@@ -162,6 +203,8 @@ export function Root({
     onError,
     onRetry,
     onReconnect,
+    retryMethod,
+    reconnectMethod,
   };
   const times = hydrated ? actions.timesOf(run) : UNKNOWN_TIMES;
   const isCancelling = cancelling && run.status === "running";
@@ -187,6 +230,8 @@ export function Root({
     actions,
     handlers,
     onDrillIn,
+    nested,
+    follower,
   };
   return (
     <RunContext.Context.Provider value={value}>
@@ -200,6 +245,7 @@ export function Root({
           "data-depth": value.depth,
           "data-run-id": run.runId,
           "data-agent-type": run.agentType,
+          "data-following": dataFlag(nested !== null),
           ...props,
         })}
       </RunScopeContext.Provider>
@@ -213,7 +259,9 @@ export function useAgentToolRunContext(part = "useAgentToolRunContext"): {
   run: AgentToolRunData;
   open: boolean;
   depth: number;
+  /** The runs the child dispatched, while the root follows its child (see `follow`). */
+  nested: NestedRuns | null;
 } {
-  const { run, open, depth } = usePartContext(RunContext, part);
-  return { run, open, depth };
+  const { run, open, depth, nested } = usePartContext(RunContext, part);
+  return { run, open, depth, nested };
 }
