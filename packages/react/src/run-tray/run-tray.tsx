@@ -15,6 +15,7 @@ import { Announcer } from "./tray-announcer.tsx";
 import { Badge, Empty, Item, List, Trigger } from "./tray-list.tsx";
 import { runTrayParts as trayParts } from "./tray-parts.tsx";
 import { Root } from "./tray-root.tsx";
+import { Input, Interrupted, Reconnect, Retry, Summary } from "./tray-run-details.tsx";
 
 export {
   type RunTrayActionProps,
@@ -34,6 +35,14 @@ export {
   useRunTrayItem,
 } from "./tray-list.tsx";
 export { type RunTrayAction, type RunTrayAgent, type RunTrayRootProps, useRunTray } from "./tray-root.tsx";
+export {
+  type RunTrayInputProps,
+  type RunTrayInterruptedProps,
+  type RunTrayRecoveryProps,
+  type RunTraySummaryProps,
+  useRunTrayReconnect,
+  useRunTrayRetry,
+} from "./tray-run-details.tsx";
 
 /** Props of `RunTray.Status`. */
 export type RunTrayStatusProps = RunStatusProps;
@@ -57,10 +66,11 @@ export type RunTrayElapsedProps = RunElapsedProps;
  *   </RunTray.Trigger>
  *   <RunTray.List>
  *     <RunTray.Item>
- *       <RunTray.Icon /><RunTray.Title /> <RunTray.Status /> <RunTray.Elapsed />
+ *       <RunTray.Icon /><RunTray.Title /> <RunTray.Input /> <RunTray.Status /> <RunTray.Elapsed />
  *       <RunTray.Progress><Progress.Indicator className="bar" /></RunTray.Progress>
  *       <RunTray.Message /> <RunTray.Milestones /> <RunTray.Stalled /> <RunTray.Error />
- *       <RunTray.Cancel /> <RunTray.DrillIn /> <RunTray.Dismiss />
+ *       <RunTray.Summary /> <RunTray.Interrupted />
+ *       <RunTray.Cancel /> <RunTray.Retry /> <RunTray.Reconnect /> <RunTray.DrillIn /> <RunTray.Dismiss />
  *     </RunTray.Item>
  *   </RunTray.List>
  *   <RunTray.Empty />
@@ -83,10 +93,14 @@ export const RunTray = {
   Milestones: trayParts.Milestones,
   Milestone: trayParts.Milestone,
   Error: trayParts.ErrorPart,
-  Failure: trayParts.Failure,
   Elapsed: trayParts.Elapsed,
   Stalled,
+  Input,
+  Summary,
+  Interrupted,
   Cancel: trayParts.Cancel,
+  Retry,
+  Reconnect,
   DrillIn,
   Dismiss,
   Empty,

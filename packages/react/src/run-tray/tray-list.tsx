@@ -32,6 +32,7 @@ import {
 import { Dismiss, DrillIn, Stalled } from "./tray-actions.tsx";
 import { runTrayParts as run } from "./tray-parts.tsx";
 import { TrayContext } from "./tray-root.tsx";
+import { Input, Recovery, Summary } from "./tray-run-details.tsx";
 
 /** Props of `RunTray.Trigger`. */
 export type RunTrayTriggerProps = PrimitiveProps<"button">;
@@ -201,13 +202,14 @@ export interface RunTrayItemProps extends PrimitiveProps<"li"> {
 const itemContent = (
   <>
     <run.Icon />
-    <run.Title /> <run.Status /> <run.Elapsed />
+    <run.Title /> <Input /> <run.Status /> <run.Elapsed />
     <run.RunProgress />
     <run.Phase /> <run.Message />
     <run.Milestones />
     <Stalled />
-    <run.Failure />
-    <run.Cancel /> <DrillIn /> <Dismiss />
+    <run.ErrorPart />
+    <Summary />
+    <run.Cancel /> <Recovery /> <DrillIn /> <Dismiss />
   </>
 );
 

@@ -44,7 +44,7 @@ export interface TrayContextValue {
   stallAfterMs: number;
   actions: RunActions;
   handlers: RunActionHandlers;
-  /** The actions' snapshot, so parts re-render when a cancel starts or ends. */
+  /** The actions' snapshot, so parts re-render when a cancel, retry or reconnect starts or ends. */
   cancels: RunActionsSnapshot;
   dismiss: RunTrayAction;
   onDrillIn: RunTrayAction | undefined;
@@ -78,6 +78,10 @@ export interface RunTrayRootProps extends Omit<PrimitiveProps<"section">, "onErr
   stallAfterMs?: number;
   /** Opens a run's own chat (see `useChildChat`). Enables `RunTray.DrillIn`. */
   onDrillIn?: RunTrayAction;
+  /** Runs the work again your own way (wins over `agent`'s `retryMethod`). Enables `RunTray.Retry`. */
+  onRetry?: RunTrayAction;
+  /** Re-attaches to a child still running your own way (wins over `agent`). Enables `RunTray.Reconnect`. */
+  onReconnect?: RunTrayAction;
 }
 
 /**
@@ -100,6 +104,10 @@ export function Root({
   cancelReason,
   onError,
   onDrillIn,
+  onRetry,
+  onReconnect,
+  retryMethod,
+  reconnectMethod,
   ...props
 }: RunTrayRootProps) {
   if (runsProp === undefined)
@@ -144,7 +152,17 @@ export function Root({
     listId,
     stallAfterMs,
     actions,
-    handlers: { onCancel, agent, cancelMethod, cancelReason, onError },
+    handlers: {
+      onCancel,
+      agent,
+      cancelMethod,
+      cancelReason,
+      onError,
+      onRetry,
+      onReconnect,
+      retryMethod,
+      reconnectMethod,
+    },
     cancels,
     dismiss,
     onDrillIn,

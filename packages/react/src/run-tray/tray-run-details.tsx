@@ -1,0 +1,130 @@
+/**
+ * What a tray item says about its run beyond status and progress — the input it was dispatched with, its
+ * summary, why it was interrupted — and the recovery buttons: Retry (re-dispatch the same run id) and
+ * Reconnect (re-attach to a child still running), through the root's run actions
+ * (docs/protocol.md#retry-and-reconnect). Every text is the server's, rendered as text, never as HTML.
+ */
+import {
+  type AgentToolRun,
+  interruptReasonLabel,
+  recoveryFor,
+  runTitle,
+  toolValueText,
+} from "@runboard/protocol";
+import { useContext } from "react";
+import { RunScopeContext, useRunScope } from "../agent-tool-run/run-scope.ts";
+import {
+  type ActionButtonProps,
+  createActionButton,
+  type PrimitiveProps,
+  renderPart,
+  usePartContext,
+} from "../primitives/index.ts";
+import { TrayContext } from "./tray-root.tsx";
+
+/** Props of `RunTray.Input`. */
+export interface RunTrayInputProps extends PrimitiveProps<"span"> {
+  /** Characters shown at most (the rest is cut with an ellipsis). Default 120. */
+  maxLength?: number;
+}
+
+/** Props of `RunTray.Summary`. */
+export interface RunTraySummaryProps extends PrimitiveProps<"p"> {
+  /** Characters shown at most. Default 400. */
+  maxLength?: number;
+}
+
+/** Props of `RunTray.Interrupted`. */
+export interface RunTrayInterruptedProps extends PrimitiveProps<"p"> {
+  /** Your words per interrupt reason (`no-progress`, `window-exceeded`, …); the defaults for the rest. */
+  reasonLabels?: Partial<Record<string, string>>;
+}
+
+/** Props of `RunTray.Retry` and `RunTray.Reconnect`. */
+export type RunTrayRecoveryProps = ActionButtonProps;
+
+/**
+ * Retry for `run` (default: the current item's run), or null when it is not offered: its recovery is not a
+ * retry, a retry or reconnect of it is on its way, or the root has neither `onRetry` nor `agent`. One call
+ * however often it is invoked; a failed call makes it available again and `onError` hears why.
+ */
+export function useRunTrayRetry(run?: AgentToolRun): (() => void) | null {
+  const { actions, handlers } = usePartContext(TrayContext, "useRunTrayRetry");
+  const scope = useContext(RunScopeContext);
+  const target = run ?? scope?.run;
+  if (!target || !actions.canRetry(target, handlers)) return null;
+  return () => actions.retry(target, handlers);
+}
+
+/** Reconnect for an interrupted run whose child still runs, with the rules of `useRunTrayRetry`; else null. */
+export function useRunTrayReconnect(run?: AgentToolRun): (() => void) | null {
+  const { actions, handlers } = usePartContext(TrayContext, "useRunTrayReconnect");
+  const scope = useContext(RunScopeContext);
+  const target = run ?? scope?.run;
+  if (!target || !actions.canReconnect(target, handlers)) return null;
+  return () => actions.reconnect(target, handlers);
+}
+
+/** The input the run was dispatched with (`inputPreview`), as one bounded line of text; nothing without one. */
+export function Input({ maxLength = 120, ...props }: RunTrayInputProps) {
+  const { run } = useRunScope("RunTray.Input", "RunTray.List");
+  const text = toolValueText(run.inputPreview, maxLength);
+  if (!text) return null;
+  return renderPart("span", { "data-input": "", title: text, children: text, ...props });
+}
+Input.displayName = "RunTray.Input";
+
+/** The summary of a completed run, bounded; nothing before the run completes or without a summary. */
+export function Summary({ maxLength = 400, ...props }: RunTraySummaryProps) {
+  const { run } = useRunScope("RunTray.Summary", "RunTray.List");
+  if (run.status !== "completed") return null;
+  const text = toolValueText(run.summary, maxLength);
+  if (!text) return null;
+  return renderPart("p", { "data-summary": "", children: text, ...props });
+}
+Summary.displayName = "RunTray.Summary";
+
+/**
+ * Why an interrupted run stopped, in words (`interruptReasonLabel`, or your `reasonLabels`); a reason not known
+ * is shown as sent. `data-reason` carries the reason as sent; `data-child-running` is present while the child
+ * still works. Nothing unless the run is interrupted with a reason (`RunTray.Error` shows the server's text).
+ */
+export function Interrupted({ reasonLabels, ...props }: RunTrayInterruptedProps) {
+  const { run } = useRunScope("RunTray.Interrupted", "RunTray.List");
+  const reason = run.status === "interrupted" ? run.reason || undefined : undefined;
+  if (reason === undefined) return null;
+  return renderPart("p", {
+    "data-reason": reason,
+    "data-child-running": run.childStillRunning ? "" : undefined,
+    children: reasonLabels?.[reason] ?? interruptReasonLabel(reason),
+    ...props,
+  });
+}
+Interrupted.displayName = "RunTray.Interrupted";
+
+/** `Retry` / `Retrying…`, named for the run; disabled when `useRunTrayRetry` returns null. */
+export const Retry = createActionButton<RunTrayRecoveryProps>("RunTray.Retry", () => {
+  const { run } = useRunScope("RunTray.Retry", "RunTray.List");
+  const { actions } = usePartContext(TrayContext, "RunTray.Retry");
+  const action = useRunTrayRetry();
+  const label = actions.isRecovering(run.runId) ? "Retrying…" : "Retry";
+  return { action, label, attributes: { "aria-label": `${label} ${runTitle(run)}` } };
+});
+
+/** `Reconnect` / `Reconnecting…`, named for the run; disabled when `useRunTrayReconnect` returns null. */
+export const Reconnect = createActionButton<RunTrayRecoveryProps>("RunTray.Reconnect", () => {
+  const { run } = useRunScope("RunTray.Reconnect", "RunTray.List");
+  const { actions } = usePartContext(TrayContext, "RunTray.Reconnect");
+  const action = useRunTrayReconnect();
+  const label = actions.isRecovering(run.runId) ? "Reconnecting…" : "Reconnect";
+  return { action, label, attributes: { "aria-label": `${label} ${runTitle(run)}` } };
+});
+
+/** The default item's recovery button: Retry or Reconnect as the run's recovery calls for, else nothing. */
+export function Recovery() {
+  const { run } = useRunScope("RunTray.Item", "RunTray.List");
+  const recovery = recoveryFor(run);
+  if (recovery === "retry") return <Retry />;
+  if (recovery === "reconnect") return <Reconnect />;
+  return null;
+}
