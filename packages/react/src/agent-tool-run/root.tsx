@@ -3,7 +3,15 @@
  * scope the shared run parts read. The run's times and its cancel come from the store's `RunActions` when
  * the root has the store (`runs`), so they survive the card re-mounting; else from the root's own.
  */
-import type { AgentToolRuns, CallableAgent, RunActionHandlers, RunActions } from "@runboard/client";
+import type {
+  AgentClientOptions,
+  AgentToolRuns,
+  CallableAgent,
+  ChildFollower,
+  ChildFollowerOptions,
+  RunActionHandlers,
+  RunActions,
+} from "@runboard/client";
 import {
   type AgentToolRun as AgentToolRunData,
   type AgentToolRunStatus,
@@ -24,6 +32,7 @@ import {
   warnOnce,
 } from "../primitives/index.ts";
 import { useAgentToolRun } from "../use-agent-tool-events.ts";
+import { type NestedRuns, useFollowChild, useFollower } from "./follow.ts";
 import { RunScopeContext, type RunScopeValue, useCancelling, useRunActions } from "./run-scope.ts";
 
 /** A callback the app supplies for a run action. */
@@ -60,6 +69,10 @@ export interface RunContextValue {
   actions: RunActions;
   handlers: RunActionHandlers;
   onDrillIn: RunAction | undefined;
+  /** The runs this run's child dispatched, while the root is open and follows its child; else null. */
+  nested: NestedRuns | null;
+  /** The follower nested roots share (its depth and connection bounds); null when nothing follows. */
+  follower: ChildFollower | null;
 }
 
 /** The context of `AgentToolRun.Root`. */
@@ -98,6 +111,15 @@ export interface AgentToolRunRootProps extends Omit<PrimitiveProps<"div">, "onEr
   onReconnect?: RunAction;
   /** Opens the child's own chat (see `useChildChat`). Enables `AgentToolRun.DrillIn`. */
   onDrillIn?: RunAction;
+  /**
+   * The address of the connection this run came from (the options `useAgent` got: `agent`, `name`, `host`, …).
+   * With it, an open run follows its child: a connection to the child's sub-agent URL, whose runs (the
+   * grandchildren) `AgentToolRun.Transcript` hands its renderer; closed when the run closes or unmounts. A
+   * root nested in a following root follows on from its parent's child without it.
+   */
+  follow?: AgentClientOptions;
+  /** Bounds of following (`maxDepth`, default 4 levels; `maxOpen`, default 8 connections) and the child stores' options. Read once, by the outermost following root. */
+  followOptions?: ChildFollowerOptions;
 }
 
 /**
@@ -116,6 +138,8 @@ export function Root({
   onRetry,
   onReconnect,
   onDrillIn,
+  follow,
+  followOptions,
   onCancel,
   agent,
   cancelMethod,
@@ -163,6 +187,10 @@ export function Root({
     setOpen((o) => !o);
   }, [setOpen]);
   const id = useId();
+  // Grandchild events go only to the child's own connection: follow it while the run is open.
+  const from = follow ?? parent?.nested?.child;
+  const follower = useFollower(parent?.follower, followOptions, from !== undefined);
+  const nested = useFollowChild(follower, from, run, open);
   // What this client saw of the run is the browser's to show: on a server the clock would be the server's,
   // shared by every request, and the HTML could not be hydrated.
   const hydrated = useHydrated();
@@ -202,6 +230,8 @@ export function Root({
     actions,
     handlers,
     onDrillIn,
+    nested,
+    follower,
   };
   return (
     <RunContext.Context.Provider value={value}>
@@ -215,6 +245,7 @@ export function Root({
           "data-depth": value.depth,
           "data-run-id": run.runId,
           "data-agent-type": run.agentType,
+          "data-following": dataFlag(nested !== null),
           ...props,
         })}
       </RunScopeContext.Provider>
@@ -228,7 +259,9 @@ export function useAgentToolRunContext(part = "useAgentToolRunContext"): {
   run: AgentToolRunData;
   open: boolean;
   depth: number;
+  /** The runs the child dispatched, while the root follows its child (see `follow`). */
+  nested: NestedRuns | null;
 } {
-  const { run, open, depth } = usePartContext(RunContext, part);
-  return { run, open, depth };
+  const { run, open, depth, nested } = usePartContext(RunContext, part);
+  return { run, open, depth, nested };
 }

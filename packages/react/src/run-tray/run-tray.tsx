@@ -93,6 +93,7 @@ export const RunTray = {
   Milestones: trayParts.Milestones,
   Milestone: trayParts.Milestone,
   Error: trayParts.ErrorPart,
+  Failure: trayParts.Failure,
   Elapsed: trayParts.Elapsed,
   Stalled,
   Input,

@@ -207,7 +207,7 @@ const itemContent = (
     <run.Phase /> <run.Message />
     <run.Milestones />
     <Stalled />
-    <run.ErrorPart />
+    <run.Failure />
     <Summary />
     <run.Cancel /> <Recovery /> <DrillIn /> <Dismiss />
   </>
