@@ -5,7 +5,7 @@
  * (research.jsonl shows sequence 10 four times), and the terminal takes stored + 1. Replay on connect sends
  * `started`, the stored chunks and the terminal with the same numbers.
  */
-import type { AgentToolEvent, AgentToolEventFrame, ServerFrame } from "@runboard/protocol";
+import type { AgentToolEvent, AgentToolEventFrame, AgentToolFailure, ServerFrame } from "@runboard/protocol";
 import type { UIMessage } from "ai";
 import type { MockConnection } from "./connection.ts";
 import * as ids from "./ids.ts";
@@ -81,7 +81,9 @@ export class RunRegistry {
     signal.addEventListener("abort", onParentAbort, { once: true });
     const res = await this.run(spec, runId, toolCallId, spec.display ?? { name: spec.agentType });
     signal.removeEventListener("abort", onParentAbort);
-    return res.outcome.kind === "finished" ? { output: res.summary } : { error: errorOf(res.outcome) };
+    // agentTool() returns a failure envelope, so the parent tool part ends `output-available`, not
+    // `output-error` (docs/protocol.md#agent-tool-failure-envelope).
+    return { output: res.outcome.kind === "finished" ? res.summary : failureEnvelope(res.outcome) };
   }
 
   /** A detached run: returns its id at once; its end is delivered as a notify message and a follow-up turn. */
@@ -316,14 +318,26 @@ function answerOf(
   }
 }
 
-function errorOf(o: RunOutcome): string {
+/** What agents 0.32's `agentTool()` returns for a child that did not complete: the same fields, the same defaults. */
+export function failureEnvelope(o: Exclude<RunOutcome, { kind: "finished" }>): AgentToolFailure {
   switch (o.kind) {
     case "error":
-    case "interrupted":
-      return o.error;
+      return { ok: false, status: "error", error: o.error || "agent tool run failed", retryable: false };
     case "aborted":
-      return o.reason ? `Aborted: ${o.reason}` : "Aborted";
-    default:
-      return "";
+      return {
+        ok: false,
+        status: "aborted",
+        error: o.reason ?? "agent tool run was cancelled",
+        retryable: false,
+      };
+    case "interrupted":
+      return {
+        ok: false,
+        status: "interrupted",
+        error: o.error,
+        retryable: true,
+        ...(o.reason === undefined ? {} : { reason: o.reason }),
+        ...(o.childStillRunning === undefined ? {} : { childStillRunning: o.childStillRunning }),
+      };
   }
 }

@@ -192,12 +192,26 @@ describe("an awaited run", () => {
       reason: "no-progress",
       childStillRunning: true,
     });
-    // The parent's tool calls fail with the runs' errors.
+    // As agentTool() does, the parent's tool calls end with a failure envelope, not `tool-output-error`
+    // (docs/protocol.md#agent-tool-failure-envelope).
     expect(chunks).toContainEqual({
-      type: "tool-output-error",
+      type: "tool-output-available",
       toolCallId: toolCall(c, "r1", "verify"),
-      errorText: "Verifier crashed: upstream timeout",
+      output: { ok: false, status: "error", error: "Verifier crashed: upstream timeout", retryable: false },
     });
+    expect(chunks).toContainEqual({
+      type: "tool-output-available",
+      toolCallId: toolCall(c, "r1", "crawl"),
+      output: {
+        ok: false,
+        status: "interrupted",
+        error: "No progress for 30 seconds",
+        retryable: true,
+        reason: "no-progress",
+        childStillRunning: true,
+      },
+    });
+    expect(chunks.filter((k) => k.type === "tool-output-error")).toHaveLength(1);
     expect(c.text("r1")).toContain("Some steps failed");
     // A late socket gets the same terminals as replay, interrupted with its reason and childStillRunning.
     const late = await connected(chatPath(name));
@@ -275,6 +289,12 @@ describe("an awaited run", () => {
     expect(
       events(c, runId).filter((e) => ["finished", "error", "aborted"].includes(e.event.kind)),
     ).toHaveLength(1);
+    // The parent tool part ends with the cancelled envelope (the reason as its error), as agentTool() returns it.
+    expect(c.chunks("r1")).toContainEqual({
+      type: "tool-output-available",
+      toolCallId: runId.slice("agent-tool:".length),
+      output: { ok: false, status: "aborted", error: "user", retryable: false },
+    });
     // Already over: a second cancel does nothing.
     expect(await c.rpc("cancelAgentTool", runId, "again")).toMatchObject({ success: true, result: false });
     await c.close();
