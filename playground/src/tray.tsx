@@ -1,9 +1,10 @@
 /**
  * Background runs (detached `runAgentTool` runs, not tied to a tool call in the chat) in a `RunTray`: cancel
- * through the agent's `cancelAgentTool` callable, open a run's own chat, dismiss finished ones.
+ * through the agent's `cancelAgentTool` callable, retry or reconnect an interrupted one through its
+ * `retryAgentTool` callable, open a run's own chat, dismiss finished ones.
  */
 import type { AgentClient } from "@runboard/client";
-import type { AgentToolRun as Run } from "@runboard/protocol";
+import { type AgentToolRun as Run, recoveryFor } from "@runboard/protocol";
 import { Progress, RunTray, type UseAgentToolEventsResult } from "@runboard/react";
 import { useState } from "react";
 
@@ -24,7 +25,9 @@ export function Tray({
       onDrillIn={onDrillIn}
       onError={(e, run) =>
         setFailure(
-          `Could not cancel ${run.display?.name ?? run.agentType}: ${e instanceof Error ? e.message : e}`,
+          `Could not ${run.status === "running" ? "cancel" : "retry"} ${run.display?.name ?? run.agentType}: ${
+            e instanceof Error ? e.message : e
+          }`,
         )
       }
       stallAfterMs={15_000}
@@ -37,12 +40,13 @@ export function Tray({
         </RunTray.Trigger>
       </h2>
       <RunTray.List className="tray-list">
-        {() => (
+        {(run) => (
           <RunTray.Item className="tray-item">
             <div className="tray-head">
               <RunTray.Icon /> <RunTray.Title className="run-title" /> <RunTray.Status className="badge" />{" "}
               <RunTray.Elapsed className="muted" />
             </div>
+            <RunTray.Input className="muted tray-input" />
             <RunTray.Progress className="progress">
               <Progress.Indicator className="progress-indicator" />
             </RunTray.Progress>
@@ -51,9 +55,13 @@ export function Tray({
             </p>
             <RunTray.Milestones className="chips" />
             <RunTray.Stalled className="stalled" />
+            <RunTray.Interrupted className="tray-text" />
             <RunTray.Error className="tray-error" />
+            <RunTray.Summary className="tray-text" maxLength={240} />
             <div className="actions">
               <RunTray.Cancel />
+              {recoveryFor(run) === "retry" && <RunTray.Retry />}
+              {recoveryFor(run) === "reconnect" && <RunTray.Reconnect />}
               <RunTray.DrillIn />
               <RunTray.Dismiss />
             </div>

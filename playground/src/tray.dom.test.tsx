@@ -1,0 +1,61 @@
+/**
+ * Issue 15 §2: the playground's tray offers Retry for an interrupted run whose child stopped and Reconnect for one
+ * whose child still runs, enabled, each sending the agent's `retryAgentTool` callable; a failure is shown.
+ */
+import type { AgentClient } from "@runboard/client";
+import type { AgentToolRun } from "@runboard/protocol";
+import type { UseAgentToolEventsResult } from "@runboard/react";
+import { act, cleanup, render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { Tray } from "./tray.tsx";
+
+afterEach(cleanup);
+
+const run = (runId: string, name: string, extra: Partial<AgentToolRun>): AgentToolRun => ({
+  runId,
+  agentType: "Crawler",
+  display: { name },
+  order: 0,
+  status: "interrupted",
+  parts: [],
+  milestones: [],
+  subAgent: { agent: "Crawler", name: runId },
+  inputPreview: { site: "https://shop.example" },
+  error: "No progress for 30 seconds",
+  ...extra,
+});
+
+describe("playground tray: retry and reconnect", () => {
+  it("enables Retry and Reconnect where the run calls for them, and shows a failed retry", async () => {
+    const user = userEvent.setup();
+    const pending: ((e: unknown) => void)[] = [];
+    const call = vi.fn((_m: string, _a?: unknown[]) => new Promise((_r, reject) => pending.push(reject)));
+    const agent = { call } as unknown as AgentClient<Record<string, unknown>>;
+    const runs = {
+      unboundRuns: [
+        run("a", "Stopped crawl", { childStillRunning: false }),
+        run("b", "Live crawl", { childStillRunning: true, reason: "no-progress" }),
+      ],
+    } as unknown as UseAgentToolEventsResult;
+    render(<Tray agent={agent} runs={runs} onDrillIn={() => {}} />);
+    const stopped = screen.getByRole("listitem", { name: "Stopped crawl" });
+    const live = screen.getByRole("listitem", { name: "Live crawl" });
+    expect(within(stopped).getByText('{"site":"https://shop.example"}')).toBeTruthy();
+    expect(within(live).getByText("The run stopped reporting progress.")).toBeTruthy();
+    expect(within(stopped).queryByRole("button", { name: /Reconnect/ })).toBeNull();
+    await user.click(within(stopped).getByRole("button", { name: "Retry Stopped crawl" }));
+    await user.click(within(live).getByRole("button", { name: "Reconnect Live crawl" }));
+    expect(call.mock.calls).toEqual([
+      ["retryAgentTool", ["a"]],
+      ["retryAgentTool", ["b"]],
+    ]);
+    await act(async () => pending[0]?.(new Error("Method retryAgentTool is not callable")));
+    expect(screen.getByRole("alert").textContent).toBe(
+      "Could not retry Stopped crawl: Method retryAgentTool is not callable",
+    );
+    expect(
+      (within(stopped).getByRole("button", { name: "Retry Stopped crawl" }) as HTMLButtonElement).disabled,
+    ).toBe(false);
+  });
+});
