@@ -13,6 +13,8 @@ export const EXPIRY_KEYS = [
 
 // Below this a number is seconds since the epoch (1e11 s is the year 5138; 1e11 ms is 1973).
 const SECONDS_LIMIT = 1e11;
+/** The largest time a `Date` can hold, in epoch ms. */
+const MAX_DATE_MS = 8.64e15;
 
 const isObj = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
@@ -22,7 +24,9 @@ export function parseExpiry(value: unknown): number | undefined {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.getTime();
   if (typeof value === "number") {
     if (!Number.isFinite(value) || value <= 0) return undefined;
-    return value < SECONDS_LIMIT ? value * 1000 : value;
+    const ms = value < SECONDS_LIMIT ? value * 1000 : value;
+    // Beyond what a Date holds, `toISOString()` throws while the card renders (found by the playground fuzz).
+    return ms <= MAX_DATE_MS ? ms : undefined;
   }
   if (typeof value === "string" && value.trim() !== "") {
     if (/^\d+(\.\d+)?$/.test(value.trim())) return parseExpiry(Number(value));

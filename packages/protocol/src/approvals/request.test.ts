@@ -26,6 +26,11 @@ describe("parseExpiry", () => {
     expect(parseExpiry(new Date(Date.UTC(2027, 0, 1)))).toBe(Date.UTC(2027, 0, 1));
   });
 
+  it("ignores times a Date cannot hold, which would throw when the card shows them", () => {
+    for (const v of [1e300, "99999999999999999999", 8.64e15 + 1]) expect(parseExpiry(v)).toBeUndefined();
+    expect(parseExpiry(8.64e15)).toBe(8.64e15);
+  });
+
   it("ignores what is not a time", () => {
     for (const v of [undefined, null, 0, -5, Number.NaN, Number.POSITIVE_INFINITY, "", "soon", {}, [], true])
       expect(parseExpiry(v)).toBeUndefined();
