@@ -1,0 +1,195 @@
+/** `MessageParts` as a person sees it: every kind in order, each replaceable, bad parts shown and reported. */
+import type { AgentToolRun, ApprovalRequest } from "@runboard/protocol";
+import { cleanup, render, screen } from "@testing-library/react";
+import type { UIMessage } from "ai";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { MessageParts } from "./message-parts.tsx";
+import type { TextPartProps, ToolPartProps, UnknownPartProps } from "./types.ts";
+
+afterEach(cleanup);
+
+const msg = (parts: unknown[], extra: Partial<UIMessage> = {}): UIMessage =>
+  ({ id: "a1", role: "assistant", parts, ...extra }) as UIMessage;
+
+const run: AgentToolRun = {
+  runId: "r1",
+  agentType: "Researcher",
+  parentToolCallId: "c-research",
+  order: 0,
+  status: "completed",
+  parts: [{ type: "text", text: "child says hi" }],
+  summary: "found it",
+  milestones: [],
+  subAgent: { agent: "Researcher", name: "r1" },
+};
+
+const approval: ApprovalRequest = {
+  id: "chat:ap1",
+  source: "chat",
+  key: "ap1",
+  toolCallId: "c-pay",
+  name: "pay",
+  arguments: { amount: 5 },
+  argumentsComplete: true,
+  status: "requested",
+  online: true,
+  decide: () => true,
+};
+
+const everyKind = msg([
+  { type: "step-start" },
+  { type: "reasoning", text: "thinking it over" },
+  { type: "text", text: "first words" },
+  { type: "file", url: "https://x.test/a.png", mediaType: "image/png", filename: "a.png" },
+  { type: "source-url", sourceId: "s", url: "https://docs.test/", title: "The docs" },
+  { type: "tool-search", toolCallId: "c1", state: "input-streaming", input: { q: "ca" } },
+  { type: "tool-search", toolCallId: "c2", state: "input-available", input: { q: "cats" } },
+  { type: "tool-search", toolCallId: "c3", state: "output-available", input: {}, output: "<b>3 cats</b>" },
+  { type: "tool-search", toolCallId: "c4", state: "output-error", input: {}, errorText: "search is down" },
+  { type: "tool-search", toolCallId: "c5", state: "output-denied", input: {} },
+  {
+    type: "tool-pay",
+    toolCallId: "c-pay",
+    state: "approval-requested",
+    input: { amount: 5 },
+    approval: { id: "ap1" },
+  },
+  { type: "tool-getLocation", toolCallId: "c-loc", state: "input-available", input: {} },
+  { type: "tool-research", toolCallId: "c-research", state: "output-available", input: {}, output: "raw" },
+  { type: "text", text: "last words" },
+]);
+
+const Weather = ({ toolName, state }: ToolPartProps) => (
+  <span data-testid="weather">
+    {toolName} {state}
+  </span>
+);
+const Fallback = ({ toolName }: ToolPartProps) => <span data-testid="other-tool">{toolName}</span>;
+
+const Shout = ({ part }: TextPartProps) => <em>{part.text.toUpperCase()}</em>;
+const UnknownType = ({ type }: UnknownPartProps) => <i data-testid="unknown">{type}</i>;
+
+describe("MessageParts", () => {
+  it("renders every kind of part, in order, with the defaults", () => {
+    const { container } = render(
+      <MessageParts
+        message={everyKind}
+        runs={{ runsByToolCallId: { "c-research": [run] } }}
+        approvals={[approval]}
+        clientTools={["getLocation"]}
+      />,
+    );
+    const order = [...container.querySelectorAll("[data-part]")]
+      .filter((el) => !el.parentElement?.closest("[data-part]"))
+      .map(
+        (el) =>
+          `${el.getAttribute("data-part")}${el.getAttribute("data-status") ? `:${el.getAttribute("data-status")}` : ""}`,
+      );
+    expect(order).toEqual([
+      "reasoning",
+      "text",
+      "file",
+      "source",
+      "tool:input-streaming",
+      "tool:input-available",
+      "tool:output-available",
+      "tool:output-error",
+      "tool:output-denied",
+      "tool:approval-requested",
+      "tool:input-available",
+      "tool:output-available",
+      "text",
+    ]);
+    // Tool output is text, never markup.
+    expect(screen.getByText("<b>3 cats</b>")).toBeTruthy();
+    expect(container.querySelector("b")).toBeNull();
+    expect(screen.getByRole("alert").textContent).toBe("search is down");
+    // The approval card sits in the tool that asks, the prompt in the client tool, the run in its tool call.
+    const pay = container.querySelector('[data-tool="pay"]') as HTMLElement;
+    expect(pay.querySelector("button")?.textContent).toBe("Approve");
+    expect(
+      container.querySelector('[data-tool="getLocation"] [data-part="client-tool-prompt"]'),
+    ).not.toBeNull();
+    const research = container.querySelector('[data-tool="research"]') as HTMLElement;
+    expect(research.querySelector('[data-part="agent-tool-run"]')).not.toBeNull();
+    // A child run shows its own result; the raw output is not repeated.
+    expect(research.querySelector('[data-part="tool-output"]')).toBeNull();
+    expect(screen.getByRole("link", { name: "The docs" }).getAttribute("href")).toBe("https://docs.test/");
+  });
+
+  it("renders an injected message as an agent event, not as the agent's words", () => {
+    const injected = msg([{ type: "text", text: "Researcher finished" }], {
+      id: "detached-finish:r1:completed",
+      metadata: { runId: "r1", status: "completed" },
+    });
+    render(<MessageParts message={injected} />);
+    expect(screen.getByRole("note").textContent).toContain("Researcher finished");
+  });
+
+  it("uses the app's component per kind and per tool name, the defaults elsewhere", () => {
+    const { container } = render(
+      <MessageParts
+        message={msg([
+          { type: "text", text: "hello" },
+          { type: "reasoning", text: "hmm" },
+          { type: "tool-getWeather", toolCallId: "w", state: "output-available", input: {}, output: {} },
+          { type: "tool-search", toolCallId: "s", state: "input-available", input: {} },
+        ])}
+        components={{
+          Text: Shout,
+          tools: { by_name: { getWeather: Weather }, Fallback },
+        }}
+      />,
+    );
+    expect(container.querySelector("em")?.textContent).toBe("HELLO");
+    expect(container.querySelector('[data-part="reasoning"]')?.textContent).toBe("hmm");
+    expect(screen.getByTestId("weather").textContent).toBe("getWeather output-available");
+    expect(screen.getByTestId("other-tool").textContent).toBe("search");
+  });
+
+  it("renders unknown part types through the fallback instead of dropping them", () => {
+    const onError = vi.fn();
+    const { container } = render(
+      <MessageParts
+        message={msg([
+          { type: "text", text: "before" },
+          { type: "x-custom-widget", value: 1 },
+          { type: "data-weather", data: { c: 20 } },
+          { type: "text", text: "after" },
+        ])}
+        components={{ Unknown: UnknownType }}
+        onError={onError}
+      />,
+    );
+    expect(screen.getAllByTestId("unknown").map((el) => el.textContent)).toEqual([
+      "x-custom-widget",
+      "data-weather",
+    ]);
+    expect(container.textContent).toBe("beforex-custom-widgetdata-weatherafter");
+    // Well-formed parts of a type nobody handles are not errors.
+    expect(onError).not.toHaveBeenCalled();
+  });
+
+  it("shows malformed parts through the fallback and reports each once, however often it renders", () => {
+    const onError = vi.fn();
+    const bad = msg([
+      { type: "text", text: "fine" },
+      null,
+      { type: "text", text: 42 },
+      { type: "tool-search", state: "input-available" },
+      { noType: true },
+    ]);
+    const view = render(<MessageParts message={bad} onError={onError} />);
+    view.rerender(<MessageParts message={{ ...bad }} onError={onError} />);
+    view.rerender(<MessageParts message={{ ...bad }} onError={onError} />);
+    expect(view.container.querySelectorAll('[data-part="unknown"]')).toHaveLength(4);
+    expect(view.container.querySelector('[data-part="text"]')?.textContent).toBe("fine");
+    expect(onError).toHaveBeenCalledTimes(4);
+    expect(onError.mock.calls.map(([e]) => (e as Error).message)).toEqual([
+      "MessageParts: message a1: part 1: the part is not an object",
+      "MessageParts: message a1: part 2: a text part without text",
+      "MessageParts: message a1: part 3: a tool part without a toolCallId",
+      "MessageParts: message a1: part 4: the part has no type",
+    ]);
+  });
+});
