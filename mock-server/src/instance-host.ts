@@ -15,6 +15,7 @@ export interface RetryAnswer {
   runId: string;
   agentType: string;
   status: string;
+  output?: unknown;
   summary?: string;
   error?: string;
 }

@@ -306,7 +306,8 @@ function answerOf(
     case undefined:
       return { ...base, status: "running" };
     case "finished":
-      return { ...base, status: "completed", summary: terminal.summary };
+      // agents 0.32 answers a completed run with its output and summary (the same text for a chat child).
+      return { ...base, status: "completed", output: terminal.summary, summary: terminal.summary };
     case "error":
       return { ...base, status: "error", error: terminal.error };
     case "aborted":
