@@ -121,6 +121,24 @@ function childTool(
   });
 }
 
+/**
+ * `retryAgentTool(runId)`, the kit's retry convention (docs/protocol.md#retry-and-reconnect): re-dispatch the run
+ * with the same id. agents 0.32's `runAgentTool(cls, { runId })` on an id it already has sends no new `started`:
+ * it answers a hard-ended run with its stored result, re-attaches to an interrupted or running child and
+ * collects its real end, and answers a detached run `running`. The input is not used then. An id no child class
+ * has is an error.
+ */
+async function retryRun(
+  host: HostAgent & { hasAgentToolRun(cls: string, runId: string): boolean },
+  runId: string,
+) {
+  const cls = [Researcher, FactChecker, Summarizer, Verifier, Crawler].find((c) =>
+    host.hasAgentToolRun(c.name, runId),
+  );
+  if (!cls) throw new Error(`No agent-tool run ${runId}`);
+  return host.runAgentTool(cls, { runId, input: undefined });
+}
+
 /** Tools both hosts offer. */
 function sharedTools(host: HostAgent): ToolSet {
   return {
@@ -323,6 +341,12 @@ export class ChatAgent extends AIChatAgent<Cloudflare.Env, ChatState> {
     return super.cancelAgentTool(runId, reason);
   }
 
+  /** Re-dispatches a run by its id (see `retryRun`). */
+  @callable()
+  async retryAgentTool(runId: string) {
+    return retryRun(this, runId);
+  }
+
   @callable()
   liveView(opts?: { mode?: "tab" | "devtools" }) {
     return liveViewSession(this.origin, opts?.mode === "devtools" ? "devtools" : "tab");
@@ -411,6 +435,12 @@ export class ThinkAgent extends Think<Cloudflare.Env> {
   @callable()
   async cancelAgentTool(runId: string, reason?: unknown) {
     return super.cancelAgentTool(runId, reason);
+  }
+
+  /** Re-dispatches a run by its id (see `retryRun`). */
+  @callable()
+  async retryAgentTool(runId: string) {
+    return retryRun(this, runId);
   }
 
   @callable()
