@@ -9,6 +9,7 @@ import type {
   WorkflowApprovalItem,
   WorkflowApprovalState,
 } from "@runboard/protocol";
+import { workflowItemId } from "@runboard/protocol";
 import type { CallableHost } from "./instance-host.ts";
 import type { CallableSpec } from "./script.ts";
 import { text } from "./script.ts";
@@ -16,7 +17,8 @@ import { text } from "./script.ts";
 function resolveWorkflow(inst: CallableHost, id: unknown, change: Record<string, unknown>) {
   const state = (inst.state ?? {}) as WorkflowApprovalState;
   const pending = state.pendingApprovals ?? [];
-  const item = pending.find((a) => a.id === id);
+  // Keyed `id`, or `workflowId` as the human-in-the-loop docs keep them.
+  const item = pending.find((a) => workflowItemId(a) === String(id));
   if (!item) throw new Error(`No pending approval ${String(id)}`);
   const resolved: WorkflowApprovalItem = { ...item, ...change, resolvedAt: Date.now() };
   inst.setState({

@@ -236,6 +236,28 @@ describe("workflow approvals", () => {
     await c.close();
     await other.close();
   });
+
+  it("approve / reject find items keyed workflowId, the human-in-the-loop docs' shape", async () => {
+    const c = await connected(chatPath(room("docs-shape")));
+    const items = [
+      { workflowId: "wf-1", amount: 250, description: "Awaiting approval" },
+      { workflowId: "wf-2", amount: 5, description: "Awaiting approval" },
+    ];
+    c.send({ type: "cf_agent_state", state: { pendingApprovals: items } });
+    await c.quiet();
+    expect((await c.rpc("approve", "wf-1", "admin")).result).toMatchObject({
+      workflowId: "wf-1",
+      status: "approved",
+      approvedBy: "admin",
+    });
+    expect((await c.rpc("reject", "wf-2", "Declined")).result).toMatchObject({
+      workflowId: "wf-2",
+      status: "rejected",
+      reason: "Declined",
+    });
+    expect(states(c).at(-1)).toMatchObject({ pendingApprovals: [] });
+    await c.close();
+  });
 });
 
 /** Asks ThinkAgent to deploy and returns the paused output chunk. */

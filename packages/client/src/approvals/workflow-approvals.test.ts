@@ -135,6 +135,28 @@ describe("WorkflowApprovals", () => {
     expect(agent.calls).toHaveLength(1);
   });
 
+  it("the docs' shape (items keyed workflowId, approve(workflowId, approvedBy)): listed by default, approver sent", async () => {
+    const item = { workflowId: "wf-1", amount: 250, description: "Awaiting approval for $250" };
+    // The docs' agent drops a decided item from the list and keeps no resolved list.
+    const agent = scriptedAgent({
+      approve: async () => {
+        await settle();
+        agent.state = { pendingApprovals: [] };
+      },
+    });
+    agent.state = { pendingApprovals: [item] };
+    const store = new WorkflowApprovals({ agent, approvedBy: "admin" });
+    stores.push(store);
+    expect(store.getSnapshot().map((r) => [r.key, r.summary, r.status])).toEqual([
+      ["wf-1", "Awaiting approval for $250", "requested"],
+    ]);
+    expect(store.getSnapshot()[0]?.decide({ approved: true })).toBe(true);
+    await settle();
+    await settle();
+    expect(agent.calls).toEqual([["approve", ["wf-1", "admin"]]]);
+    expect(store.getSnapshot()[0]).toMatchObject({ status: "approved", outcome: { by: "here" } });
+  });
+
   it("a decision lost with the connection (the agent restarted) is interrupted once it is back and the item still pending, and can be made once more", async () => {
     const agent = scriptedAgent({
       approve: () => {

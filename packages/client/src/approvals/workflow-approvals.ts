@@ -1,7 +1,8 @@
 /**
- * The store behind `useWorkflowApprovals`: approvals a workflow keeps in agent state (`state.pendingApprovals`),
- * the one decision per item sent with the agent's `approve(id)` / `reject(id, reason)` callables, and what this
- * page has seen, so an item resolved by someone else reads as answered elsewhere.
+ * The store behind `useWorkflowApprovals`: approvals a workflow keeps in agent state (`state.pendingApprovals`,
+ * items keyed `id` or, as the human-in-the-loop docs keep them, `workflowId`), the one decision per item sent
+ * with the agent's `approve(id, approvedBy?)` / `reject(id, reason)` callables, and what this page has seen, so
+ * an item resolved by someone else reads as answered elsewhere.
  */
 import {
   type ApprovalDecision,
@@ -18,7 +19,7 @@ import { type CallableConnection, isOpen, watchConnection } from "./connection.t
 import { type DecisionLedger, INTERRUPTED_DECISION, ledgerFor } from "./decision-ledger.ts";
 import { Cached, Deciders, Listeners } from "./store-kit.ts";
 
-/** The callable names (the human-in-the-loop docs' `approve(id)` / `reject(id, reason)` by default). */
+/** The callable names (the human-in-the-loop docs' `approve(id, approvedBy)` / `reject(id, reason)` by default). */
 export interface WorkflowMethods {
   approve: string;
   reject: string;
@@ -37,6 +38,11 @@ export interface WorkflowApprovalsOptions {
   select?: (state: unknown) => WorkflowStateShape;
   /** Callable names. Default `approve` and `reject`. */
   methods?: Partial<WorkflowMethods>;
+  /**
+   * Who approves (a user id or name), sent as `approve`'s second argument, as the docs' callable
+   * `approve(workflowId, approvedBy)` expects. Without it `approve` gets the id alone.
+   */
+  approvedBy?: string;
   /** Overrides the connection's status; `false` refuses every decision. */
   online?: boolean;
 }
@@ -212,8 +218,9 @@ export class WorkflowApprovals {
     if (!this.ledger.claim(id, decision)) return false;
     this.errors.delete(itemId);
     const { approve, reject } = { approve: "approve", reject: "reject", ...this.options.methods };
+    const by = this.options.approvedBy;
     const call = decision.approved
-      ? this.agent.call(approve, [itemId])
+      ? this.agent.call(approve, by === undefined ? [itemId] : [itemId, by])
       : this.agent.call(reject, decision.reason ? [itemId, decision.reason] : [itemId]);
     call.then(
       () => this.ledger.mark(id, "settled"),

@@ -3,6 +3,7 @@ import {
   defaultWorkflowSelect,
   isAlreadyDecidedError,
   readWorkflowItem,
+  workflowItemId,
   workflowItems,
   workflowStatus,
 } from "./workflow.ts";
@@ -57,6 +58,26 @@ describe("readWorkflowItem", () => {
       reason: "No receipt",
     });
     expect(readWorkflowItem({ ...expense, status: "approved" }, true)?.resolved).toEqual({ approved: true });
+  });
+
+  it("reads the human-in-the-loop docs' item, keyed workflowId, by default", () => {
+    const docs = {
+      workflowId: "wf-9",
+      amount: 0,
+      description: "Awaiting approval for $250",
+      requestedBy: "user",
+      requestedAt: 1_800_000_000_000,
+    };
+    expect(readWorkflowItem(docs)).toEqual({
+      id: "wf-9",
+      name: "approval",
+      summary: "Awaiting approval for $250",
+      arguments: { amount: 0, requestedBy: "user" },
+      requestedAt: 1_800_000_000_000,
+    });
+    expect(workflowItems({ pendingApprovals: [docs] }).pending.map((p) => p.id)).toEqual(["wf-9"]);
+    // `id` wins when an item has both.
+    expect(workflowItemId({ id: "a", workflowId: "b" })).toBe("a");
   });
 
   it("refuses items without an id", () => {

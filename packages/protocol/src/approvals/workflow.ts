@@ -6,13 +6,16 @@ import { findExpiry, parseExpiry } from "./expiry.ts";
 import type { ApprovalOutcome, ApprovalRisk, ApprovalStatus, ClaimedDecision } from "./request.ts";
 
 /**
- * One workflow approval as the agent keeps it in its state. Only `id` is required: the item's other fields
- * are the agent's own (an expense's `amount`, …) and are shown as the arguments. `approve(id, by?)` moves it to
+ * One workflow approval as the agent keeps it in its state. Only its key is required: `id`, or `workflowId`
+ * (the human-in-the-loop docs' items, keyed by the waiting workflow). The item's other fields are the agent's
+ * own (an expense's `amount`, …) and are shown as the arguments. `approve(id, approvedBy?)` moves it to
  * `resolvedApprovals` with `status: "approved"` (and `approvedBy`), `reject(id, reason?)` with
- * `status: "rejected"` and `reason`; both add `resolvedAt`.
+ * `status: "rejected"` and `reason`; both add `resolvedAt`. (The docs' agent drops decided items instead.)
  */
 export interface WorkflowApprovalItem {
-  id: string;
+  id?: string;
+  /** The key of the docs' shape, used when `id` is absent. */
+  workflowId?: string;
   status?: "pending" | "approved" | "rejected" | (string & {});
   title?: string;
   /** Epoch ms. */
@@ -64,6 +67,7 @@ export interface WorkflowItem {
 // Item fields that describe the request rather than being what is approved.
 const META = new Set([
   "id",
+  "workflowId",
   "status",
   "action",
   "name",
@@ -89,12 +93,23 @@ const META = new Set([
 
 const str = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v : undefined);
 
-/** Reads a workflow item; undefined without a string or number id. */
-export function readWorkflowItem(raw: unknown, resolved = false): WorkflowItem | undefined {
+const key = (v: unknown): string | undefined => (typeof v === "number" ? String(v) : str(v));
+
+/**
+ * A workflow item's key: its `id`, else its `workflowId` (the shape the human-in-the-loop docs keep, decided
+ * with `approve(workflowId, approvedBy)`); undefined when it has neither as a string or number.
+ */
+export function workflowItemId(raw: unknown): string | undefined {
   if (typeof raw !== "object" || raw === null) return undefined;
   const item = raw as Record<string, unknown>;
-  const id = typeof item.id === "number" ? String(item.id) : str(item.id);
+  return key(item.id) ?? key(item.workflowId);
+}
+
+/** Reads a workflow item; undefined without a string or number `id` (or `workflowId`). */
+export function readWorkflowItem(raw: unknown, resolved = false): WorkflowItem | undefined {
+  const id = workflowItemId(raw);
   if (!id) return undefined;
+  const item = raw as Record<string, unknown>;
   const title = str(item.title);
   const name = str(item.action) ?? str(item.name) ?? str(item.type) ?? title ?? "approval";
   const summary = str(item.summary) ?? str(item.description) ?? (title !== name ? title : undefined);

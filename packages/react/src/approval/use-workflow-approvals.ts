@@ -1,6 +1,7 @@
 /**
- * `useWorkflowApprovals`: approvals a workflow keeps in agent state (`state.pendingApprovals`), decided with
- * the agent's `approve(id)` / `reject(id, reason)` callables, from the client's `WorkflowApprovals` store.
+ * `useWorkflowApprovals`: approvals a workflow keeps in agent state (`state.pendingApprovals`, items keyed `id`
+ * or the docs' `workflowId`), decided with the agent's `approve(id, approvedBy?)` / `reject(id, reason)`
+ * callables, from the client's `WorkflowApprovals` store.
  */
 import { type CallableConnection, WorkflowApprovals, type WorkflowApprovalsOptions } from "@runboard/client";
 import type { ApprovalRequest } from "@runboard/protocol";
@@ -21,7 +22,7 @@ const lifecycle = {
  *
  * @example
  * const agent = useAgent({ agent: "ExpenseAgent" });
- * const approvals = useWorkflowApprovals(agent);
+ * const approvals = useWorkflowApprovals(agent, { approvedBy: "admin" });
  */
 export function useWorkflowApprovals(
   agent: CallableConnection,
