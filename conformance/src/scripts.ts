@@ -34,7 +34,7 @@ export interface ScriptHooks {
 }
 
 export const HELP =
-  "Try one of these words: hello, weather, pay, locate, research, fanout, background, browse, expense, deploy, fail, slow.";
+  "Try one of these words: hello, weather, pay, locate, research, fanout, background, browse, expense, deploy, fail, nested, slow.";
 
 export const topicOf = (userText: string, fallback: string) =>
   /(?:research(?:\s+(?:on|about))?|about)\s+(.+?)(?:\s+with milestones)?(?:\s+until cancell?ed)?(?:\s+for me)?[.?!]*$/i.exec(
@@ -205,6 +205,11 @@ export function hostRules(host: Host, hooks: ScriptHooks): Rule[] {
       ],
     },
     {
+      // Nested runs: the Planner child (a Think) dispatches a Researcher of its own (see `Planner` in worker.ts).
+      match: /\bnested\b/i,
+      steps: [[toolCall("plan", "plan", { task: "Splitting the work; asking a researcher." })]],
+    },
+    {
       match: /\bslow\b/i,
       steps: [[text(Array.from({ length: 40 }, (_, i) => `word${i}`).join(" "), "txt-slow", 150)]],
     },
@@ -225,7 +230,7 @@ function lingerOf(userText: string): number {
   }
 }
 
-export type ChildName = "Researcher" | "FactChecker" | "Summarizer" | "Verifier" | "Crawler";
+export type ChildName = "Researcher" | "FactChecker" | "Summarizer" | "Verifier" | "Crawler" | "Planner";
 
 export function childSteps(child: ChildName, progress: (p: Progress) => Promise<void>): Step[] {
   switch (child) {
@@ -263,6 +268,15 @@ export function childSteps(child: ChildName, progress: (p: Progress) => Promise<
       ];
     case "Verifier":
       return [[text("Verifying the invoice.", "v-pre", 50), fail("Verifier crashed: upstream timeout")]];
+    case "Planner":
+      // Its `research` tool is an agent tool of the Planner's own: the Researcher is the parent's grandchild.
+      return [
+        [
+          text("Splitting the work; asking a researcher.", "p-pre", 60),
+          toolCall("research", "research", { query: "queues" }),
+        ],
+        [text(" Planner done (level 1).", "p-sum", 60)],
+      ];
     case "Crawler":
       // Goes silent after one progress report; the parent gives up on it (see `crawl` in worker.ts).
       return [

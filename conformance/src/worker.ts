@@ -2,7 +2,8 @@
  * The conformance Worker: the real `agents` runtime with a scripted model, for the kit's tests against the
  * real server. Hosts: `ChatAgent` (AIChatAgent) and `ThinkAgent` (Think). Children run as agent tools:
  * `Researcher` (progress + a milestone), and for the fan-out / failure words `FactChecker`, `Summarizer`,
- * `Verifier` and `Crawler`. No network, no AI binding: every turn is played by `src/model.ts`.
+ * `Verifier` and `Crawler`; for the nested word `Planner`, a Think child that dispatches a `Researcher` of its own
+ * through `agentTool()`. No network, no AI binding: every turn is played by `src/model.ts`.
  */
 
 import { AIChatAgent } from "@cloudflare/ai-chat";
@@ -72,6 +73,7 @@ interface WorkflowState {
 interface HostAgent {
   origin: string;
   runAgentTool: AIChatAgent["runAgentTool"];
+  cancelAgentTool(runId: string, reason?: unknown): Promise<unknown>;
 }
 
 type ChildClass = Parameters<AIChatAgent["runAgentTool"]>[0];
@@ -84,9 +86,6 @@ const HOLD_MS = 600_000;
 /**
  * `agentTool()` with a display order: the factory always sends `order: 0`, while the fan-out shows its
  * three children in a fixed order. Same run id (`agent-tool:<toolCallId>`) and parent link as `agentTool`.
- * `giveUpAfterMs` stops waiting for the child after that long: the run ends `aborted` (agents 0.32 seals a
- * live run `interrupted` only while recovering a restarted parent, so the mock's interrupted Crawler cannot be
- * reproduced here).
  */
 function childTool(
   host: HostAgent,
@@ -96,17 +95,13 @@ function childTool(
     inputSchema: z.ZodType;
     display?: { name?: string; icon?: string };
     order?: number;
-    giveUpAfterMs?: number;
   },
 ) {
   return tool({
     description: opts.description,
     inputSchema: opts.inputSchema,
     execute: async (input, { toolCallId, abortSignal }) => {
-      const signal =
-        opts.giveUpAfterMs === undefined
-          ? abortSignal
-          : AbortSignal.any([...(abortSignal ? [abortSignal] : []), AbortSignal.timeout(opts.giveUpAfterMs)]);
+      const signal = abortSignal;
       const r = await host.runAgentTool(cls, {
         input,
         runId: `agent-tool:${toolCallId}`,
@@ -119,6 +114,33 @@ function childTool(
       throw new Error(r.error ?? `${cls.name} ${r.status}`);
     },
   });
+}
+
+/** How long the `crawl` tool waits for its silent Crawler before it cancels it. */
+const CRAWL_GIVE_UP_MS = 1500;
+
+/**
+ * An `agentTool()` whose run the agent cancels (`cancelAgentTool`, as a user's cancel does) when it has not
+ * ended after `ms`: the real factory then returns its `aborted` envelope with `reason` as the error. (agents
+ * 0.32 seals a live run `interrupted` only while recovering a restarted parent, so the mock's interrupted
+ * Crawler is not reproduced by a word: conformance/agent-tool-interrupted.test.ts restarts the Worker for it.)
+ */
+function cancelledAfter(host: HostAgent, base: ReturnType<typeof agentTool>, ms: number, reason: string) {
+  const execute = base.execute;
+  if (!execute) return base;
+  return {
+    ...base,
+    execute: async (input: never, options: { toolCallId: string }) => {
+      const timer = setTimeout(() => {
+        void host.cancelAgentTool(`agent-tool:${options.toolCallId}`, reason).catch(() => {});
+      }, ms);
+      try {
+        return await execute(input, options as never);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  } as typeof base;
 }
 
 /**
@@ -188,6 +210,11 @@ function sharedTools(host: HostAgent): ToolSet {
           },
         }),
     }),
+    plan: agentTool(Planner, {
+      description: "Plan the work in a Planner sub-agent, which dispatches a researcher of its own",
+      inputSchema: z.object({ task: z.string() }),
+      displayName: "Planner",
+    }),
     factCheck: childTool(host, FactChecker, {
       description: "Check a claim in a FactChecker sub-agent",
       inputSchema: z.object({ claim: z.string() }),
@@ -212,16 +239,22 @@ function sharedTools(host: HostAgent): ToolSet {
         throw new Error("Invoice service returned 503");
       },
     }),
-    verify: childTool(host, Verifier, {
+    // The real `agentTool()`: a child that does not complete ends the tool part `output-available` with its
+    // failure envelope (docs/protocol.md#agent-tool-failure-envelope). Verifier fails (`error`).
+    verify: agentTool(Verifier, {
       description: "Verify an invoice in a Verifier sub-agent",
       inputSchema: z.object({ invoice: z.string() }),
     }),
-    crawl: childTool(host, Crawler, {
-      description: "Crawl a site in a Crawler sub-agent",
-      inputSchema: z.object({ site: z.string() }),
-      order: 1,
-      giveUpAfterMs: 1500,
-    }),
+    // Crawler goes silent; the agent cancels it (`cancelAgentTool`) after `CRAWL_GIVE_UP_MS`: `aborted`.
+    crawl: cancelledAfter(
+      host,
+      agentTool(Crawler, {
+        description: "Crawl a site in a Crawler sub-agent",
+        inputSchema: z.object({ site: z.string() }),
+      }),
+      CRAWL_GIVE_UP_MS,
+      "Crawler gave up: no answer in time",
+    ),
   };
 }
 
@@ -532,6 +565,34 @@ export class Verifier extends ScriptedChild {
 /** Reports progress once and goes silent; the `crawl` tool gives up on it. */
 export class Crawler extends ScriptedChild {
   protected readonly child = "Crawler";
+}
+
+/**
+ * A Think child with an agent tool of its own: its Researcher is the parent's grandchild, whose events go only
+ * to sockets connected to the Planner's sub-agent URL (docs/protocol.md#drill-in).
+ */
+export class Planner extends Think<Cloudflare.Env> {
+  getModel() {
+    return createScriptedModel({
+      rules: [],
+      fallback: childSteps("Planner", async () => {}),
+      delayMs: 30,
+    });
+  }
+
+  getSystemPrompt() {
+    return "You plan the work and delegate research.";
+  }
+
+  getTools() {
+    return {
+      research: agentTool(Researcher, {
+        description: "Research a topic in a Researcher sub-agent",
+        inputSchema: z.object({ query: z.string() }),
+        displayName: "Researcher",
+      }),
+    };
+  }
 }
 
 // ---------------------------------------------------------------------------------------------- fetch
