@@ -20,6 +20,7 @@ import {
   openChildChat,
   type ProgressStorage,
 } from "../packages/client/src/index.ts";
+import { describeAgentToolFailure, recoveryFor } from "../packages/protocol/src/index.ts";
 
 const SKIP_REAL = process.env.RUNBOARD_SKIP_REAL_SERVER === "1";
 type Target = "mock" | "real";
@@ -337,6 +338,87 @@ for (const target of targets) {
           ["FactChecker", 1, "completed"],
           ["Summarizer", 2, "completed"],
         ]);
+        t.close();
+      });
+
+      it("agentTool children that fail and are cancelled (on the mock, interrupted): envelope and words", {
+        timeout: 60_000,
+      }, async () => {
+        const t = tab(target, host, room("fail"));
+        const frames: string[] = [];
+        const keep = (e: Event) => {
+          const d = (e as MessageEvent).data;
+          if (typeof d === "string" && /\\?"ok\\?":false|"kind":"(error|aborted|interrupted)"/.test(d))
+            frames.push(d);
+        };
+        t.client.addEventListener("message", keep);
+        await t.chat.sendMessage({ text: "this will fail" });
+        await settled(t, "reply", () => textOf(t.messages().at(-1)).includes("Some steps failed"));
+        if (process.env.RUNBOARD_PRINT_FAILURE_FRAMES === "1")
+          console.log(`[${target} ${host}] failure frames:\n${frames.join("\n")}`);
+        // The parent tool parts end `output-available` with agentTool()'s envelope, not `output-error`.
+        const verify = toolIn(t.messages(), "verify") as ToolPart;
+        const crawl = toolIn(t.messages(), "crawl") as ToolPart;
+        expect([verify.state, verify.output]).toEqual([
+          "output-available",
+          { ok: false, status: "error", error: "Verifier crashed: upstream timeout", retryable: false },
+        ]);
+        const failed = t.runs.getRunsForToolCall(verify.toolCallId)[0];
+        expect(failed).toMatchObject({
+          status: "error",
+          retryable: false,
+          failure: { status: "error", error: "Verifier crashed: upstream timeout", retryable: false },
+        });
+        expect(recoveryFor(failed as NonNullable<typeof failed>)).toBeNull();
+        expect(describeAgentToolFailure(failed?.failure ?? { status: "error", error: "" }).headline).toBe(
+          "The helper failed.",
+        );
+        const stopped = t.runs.getRunsForToolCall(crawl.toolCallId)[0];
+        if (target === "real") {
+          // agents 0.32 seals a live run `interrupted` only while recovering a restarted parent: the Worker's
+          // crawl tool cancels its silent child instead.
+          expect([crawl.state, crawl.output]).toEqual([
+            "output-available",
+            // The cancel's reason goes with the `aborted` event only: the envelope says agentTool()'s default.
+            { ok: false, status: "aborted", error: "agent tool run was cancelled", retryable: false },
+          ]);
+          expect(stopped).toMatchObject({
+            status: "aborted",
+            retryable: false,
+            failure: { status: "aborted" },
+          });
+          expect(recoveryFor(stopped as NonNullable<typeof stopped>)).toBeNull();
+        } else {
+          expect([crawl.state, crawl.output]).toEqual([
+            "output-available",
+            {
+              ok: false,
+              status: "interrupted",
+              error: "No progress for 30 seconds",
+              retryable: true,
+              reason: "no-progress",
+              childStillRunning: true,
+            },
+          ]);
+          expect(stopped).toMatchObject({
+            status: "interrupted",
+            retryable: true,
+            reason: "no-progress",
+            childStillRunning: true,
+          });
+          expect(recoveryFor(stopped as NonNullable<typeof stopped>)).toBe("reconnect");
+        }
+        // A tab opened later rebuilds the same failures from the transcript and the replayed runs.
+        const late = tab(target, host, t.address.name);
+        await until("late tab's failures", () =>
+          [failed, stopped].every(
+            (r) => late.runs.getSnapshot().runsById[r?.runId ?? ""]?.failure !== undefined,
+          ),
+        );
+        for (const r of [failed, stopped])
+          expect(late.runs.getSnapshot().runsById[r?.runId ?? ""]?.failure).toEqual(r?.failure);
+        await expectServerCopy(t);
+        late.close();
         t.close();
       });
 

@@ -328,7 +328,8 @@ export function failureEnvelope(o: Exclude<RunOutcome, { kind: "finished" }>): A
       return {
         ok: false,
         status: "aborted",
-        error: o.reason ?? "agent tool run was cancelled",
+        // Real agents 0.32: a cancel's reason never reaches the envelope (its result has no error).
+        error: "agent tool run was cancelled",
         retryable: false,
       };
     case "interrupted":

@@ -289,11 +289,12 @@ describe("an awaited run", () => {
     expect(
       events(c, runId).filter((e) => ["finished", "error", "aborted"].includes(e.event.kind)),
     ).toHaveLength(1);
-    // The parent tool part ends with the cancelled envelope (the reason as its error), as agentTool() returns it.
+    // The parent tool part ends with the cancelled envelope, as agentTool() returns it on the real server (the
+    // cancel's reason does not reach it).
     expect(c.chunks("r1")).toContainEqual({
       type: "tool-output-available",
       toolCallId: runId.slice("agent-tool:".length),
-      output: { ok: false, status: "aborted", error: "user", retryable: false },
+      output: { ok: false, status: "aborted", error: "agent tool run was cancelled", retryable: false },
     });
     // Already over: a second cancel does nothing.
     expect(await c.rpc("cancelAgentTool", runId, "again")).toMatchObject({ success: true, result: false });

@@ -139,6 +139,15 @@ describe("the run view carries the failure", () => {
       failure: { status: "error", error: "Verifier crashed", retryable: false },
     });
     expect(s["agent-tool:b"]).toMatchObject({ retryable: false, failure: { status: "aborted" } });
+    // The real server's cancel sends `aborted` without a reason: the run reads as the envelope will.
+    r.apply(started("d"));
+    r.apply(end("d", { kind: "aborted" }));
+    expect(r.state.runsById["agent-tool:d"]?.failure).toEqual({
+      ok: false,
+      status: "aborted",
+      error: "agent tool run was cancelled",
+      retryable: false,
+    });
     expect(s["agent-tool:c"]).toMatchObject({
       retryable: true,
       reason: "no-progress",

@@ -83,6 +83,13 @@ export function describeAgentToolFailure(
   return out;
 }
 
+/** The `error` agents 0.32's `agentTool()` puts in an envelope when the child's result has none. */
+export const FAILURE_DEFAULT_ERROR: Readonly<Record<AgentToolFailureStatus, string>> = {
+  error: "agent tool run failed",
+  aborted: "agent tool run was cancelled",
+  interrupted: "agent tool run was interrupted before it finished; it can be retried",
+};
+
 /**
  * The failure a run's terminal event tells, in the envelope's shape: `agentTool()` builds its envelope from the
  * same result (`interrupted` is the only retryable status). An unknown reason is left out.
@@ -94,12 +101,10 @@ export function failureOfRunEnd(run: {
   childStillRunning?: boolean;
 }): AgentToolFailure {
   const status = run.status === "aborted" || run.status === "interrupted" ? run.status : "error";
-  const failure: AgentToolFailure = {
-    ok: false,
-    status,
-    error: run.error ?? "",
-    retryable: status === "interrupted",
-  };
+  // An event without words gets the words agentTool() puts in its envelope then (seen on the real server: a
+  // cancel's `aborted` event carries no reason), so a run reads the same whichever of the two came first.
+  const error = run.error || FAILURE_DEFAULT_ERROR[status];
+  const failure: AgentToolFailure = { ok: false, status, error, retryable: status === "interrupted" };
   if (status === "interrupted") {
     if (isAgentToolInterruptReason(run.reason)) failure.reason = run.reason;
     if (run.childStillRunning !== undefined) failure.childStillRunning = run.childStillRunning;
