@@ -1,6 +1,7 @@
 /** Reading a Live View session from an untyped tool output or callable result. */
 import { describe, expect, it } from "vitest";
-import { parseLiveViewSession } from "./session.ts";
+import { DEFAULT_LIVE_VIEW_TTL_MS, parseLiveViewSession } from "./session.ts";
+import { visibleTargets } from "./targets.ts";
 
 describe("parseLiveViewSession", () => {
   it("reads the mock's and the Worker's shape", () => {
@@ -28,5 +29,29 @@ describe("parseLiveViewSession", () => {
       targets: [{ targetId: "A" }],
       expiresInMs: 0,
     });
+  });
+
+  it("reads a single-URL hand-off, a bare URL and needsHumanLogin as one visible tab, default TTL 5 minutes", () => {
+    const url = "https://live.browser.run/ui/view?mode=tab&wss=token";
+    const one = {
+      sessionId: "",
+      targets: [
+        { targetId: "live-view", url, pageUrl: "https://live.browser.run", title: "Live view", type: "page" },
+      ],
+      expiresInMs: DEFAULT_LIVE_VIEW_TTL_MS,
+    };
+    expect(DEFAULT_LIVE_VIEW_TTL_MS).toBe(300_000);
+    expect(parseLiveViewSession(url)).toEqual(one);
+    expect(parseLiveViewSession({ url })).toEqual(one);
+    expect(parseLiveViewSession({ needsHumanLogin: url })).toEqual(one);
+    expect(parseLiveViewSession({ needsHumanLogin: { url, targetId: "T1", expiresInMs: 60_000 } })).toEqual({
+      ...one,
+      targets: [{ ...one.targets[0], targetId: "T1" }],
+      expiresInMs: 60_000,
+    });
+    expect(visibleTargets(parseLiveViewSession({ url })?.targets ?? [])).toHaveLength(1);
+    // Not URLs a frame could show: refused here already.
+    for (const v of ["javascript:alert(1)", { url: "/relative" }, { needsHumanLogin: true }, { url: 5 }])
+      expect(parseLiveViewSession(v)).toBeUndefined();
   });
 });

@@ -28,6 +28,13 @@ describe("liveViewState", () => {
     expect(liveViewState({ active: "loading", fetching: false, refreshFailed: false })).toBe("loading");
     expect(liveViewState({ active: "live", fetching: false, refreshFailed: false })).toBe("live");
   });
+
+  it("ended wins over everything, and says so", () => {
+    expect(liveViewState({ active: undefined, fetching: false, refreshFailed: true, ended: true })).toBe(
+      "ended",
+    );
+    expect(liveViewStatusText("ended", "agent")).toBe("Session ended.");
+  });
 });
 
 describe("liveViewStatusText", () => {

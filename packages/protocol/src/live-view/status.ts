@@ -15,7 +15,8 @@ export type LiveViewState =
   | "refreshing"
   | "failed"
   | "refused"
-  | "error";
+  | "error"
+  | "ended";
 
 /** How a frame is doing with the URL it shows. */
 export type FrameLoad = "loading" | "loaded" | "failed";
@@ -32,7 +33,8 @@ export function targetState(t: { allowed: boolean; load: FrameLoad; expired: boo
 }
 
 /**
- * The root's state. Without a tab to show: `loading` while a session is fetched, `error` when fetching
+ * The root's state. `ended` once the agent said the session is over (its `liveView()` answered `null`).
+ * Without a tab to show: `loading` while a session is fetched, `error` when fetching
  * failed, else `idle`. With one, the most pressing of: the tab refused or failed, a failed refresh, the tab's
  * URL expired, a fetch under way, the frame loading, else `live`.
  */
@@ -40,7 +42,9 @@ export function liveViewState(s: {
   active: LiveViewTargetState | undefined;
   fetching: boolean;
   refreshFailed: boolean;
+  ended?: boolean;
 }): LiveViewState {
+  if (s.ended) return "ended";
   if (s.active === undefined) return s.fetching ? "loading" : s.refreshFailed ? "error" : "idle";
   if (s.active === "refused" || s.active === "failed") return s.active;
   if (s.refreshFailed) return "error";
@@ -74,5 +78,7 @@ export function liveViewStatusText(
       return "This live view cannot be embedded.";
     case "error":
       return "Could not refresh the live view. Retrying…";
+    case "ended":
+      return "Session ended.";
   }
 }
