@@ -70,7 +70,7 @@ export function Input({ maxLength = 120, ...props }: RunTrayInputProps) {
   const { run } = useRunScope("RunTray.Input", "RunTray.List");
   const text = toolValueText(run.inputPreview, maxLength);
   if (!text) return null;
-  return renderPart("span", { "data-input": "", title: text, children: text, ...props });
+  return renderPart("span", { title: text, children: text, ...props });
 }
 Input.displayName = "RunTray.Input";
 
@@ -80,13 +80,13 @@ export function Summary({ maxLength = 400, ...props }: RunTraySummaryProps) {
   if (run.status !== "completed") return null;
   const text = toolValueText(run.summary, maxLength);
   if (!text) return null;
-  return renderPart("p", { "data-summary": "", children: text, ...props });
+  return renderPart("p", { children: text, ...props });
 }
 Summary.displayName = "RunTray.Summary";
 
 /**
  * Why an interrupted run stopped, in words (`interruptReasonLabel`, or your `reasonLabels`); a reason not known
- * is shown as sent. `data-reason` carries the reason as sent; `data-child-running` is present while the child
+ * is shown as sent. `data-reason` carries the reason as sent; `data-child-still-running` is present while the child
  * still works. Nothing unless the run is interrupted with a reason (`RunTray.Error` shows the server's text).
  */
 export function Interrupted({ reasonLabels, ...props }: RunTrayInterruptedProps) {
@@ -95,7 +95,7 @@ export function Interrupted({ reasonLabels, ...props }: RunTrayInterruptedProps)
   if (reason === undefined) return null;
   return renderPart("p", {
     "data-reason": reason,
-    "data-child-running": run.childStillRunning ? "" : undefined,
+    "data-child-still-running": run.childStillRunning ? "" : undefined,
     children: reasonLabels?.[reason] ?? interruptReasonLabel(reason),
     ...props,
   });
