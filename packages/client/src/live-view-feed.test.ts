@@ -264,3 +264,76 @@ describe("expiry and closing", () => {
     expect(refresh).toHaveBeenCalledTimes(1);
   });
 });
+
+describe("hand-offs as the docs show them", () => {
+  it("shows a single-URL hand-off, as the session option or as refresh's answer", async () => {
+    const url = "https://live.browser.run/ui/view?mode=tab&wss=1";
+    const given = feed({ session: { needsHumanLogin: url } });
+    expect(given.getSnapshot().received?.session.targets.map((t) => t.url)).toEqual([url]);
+    const { refresh, calls } = manualRefresh();
+    const f = feed({ refresh });
+    f.start();
+    await settle();
+    calls[0]?.resolve("https://live.browser.run/ui/view?mode=tab&wss=2");
+    await settle();
+    expect(f.getSnapshot()).toMatchObject({
+      failure: undefined,
+      received: { session: { expiresInMs: 300_000 } },
+    });
+  });
+
+  it("a session the agent closed (null or undefined) ends the feed: nothing shown, no more fetches", async () => {
+    for (const answer of [null, undefined]) {
+      const { refresh, calls } = manualRefresh();
+      const f = feed({ session: session(10_000), refresh });
+      f.start();
+      await vi.advanceTimersByTimeAsync(8_000);
+      calls[0]?.resolve(answer);
+      await settle();
+      expect(f.getSnapshot()).toMatchObject({
+        ended: true,
+        closed: true,
+        received: undefined,
+        failure: undefined,
+      });
+      await vi.advanceTimersByTimeAsync(600_000);
+      expect(refresh).toHaveBeenCalledTimes(1);
+      expect(vi.getTimerCount()).toBe(0);
+      // Reload asks again.
+      f.refresh();
+      expect(refresh).toHaveBeenCalledTimes(2);
+      calls[1]?.resolve(session());
+      await settle();
+      expect(f.getSnapshot()).toMatchObject({ ended: false, closed: false });
+      f.dispose();
+    }
+  });
+
+  it("refresh() fetches at once, so a tab the agent opened shows before the expiry refresh", async () => {
+    const { refresh, calls } = manualRefresh();
+    const f = feed({ session: session(300_000), refresh });
+    f.start();
+    f.refresh();
+    expect(refresh).toHaveBeenCalledTimes(1);
+    const two = session(300_000);
+    two.targets = [
+      ...two.targets,
+      { ...two.targets[0], targetId: "NEW", url: "https://live.browser.run/new" },
+    ] as typeof two.targets;
+    calls[0]?.resolve(two);
+    await settle();
+    expect(f.getSnapshot().received?.session.targets.map((t) => t.targetId)).toEqual(["LOGIN", "NEW"]);
+  });
+
+  it("refreshIntervalMs fetches on a clock, well before the URLs expire", async () => {
+    const { refresh, calls } = manualRefresh();
+    feed({ session: session(300_000), refresh, refreshIntervalMs: 10_000 }).start();
+    await vi.advanceTimersByTimeAsync(9_999);
+    expect(refresh).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(refresh).toHaveBeenCalledTimes(1);
+    calls[0]?.resolve(session(300_000));
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(refresh).toHaveBeenCalledTimes(2);
+  });
+});

@@ -2,32 +2,47 @@
  * `LiveViewFeed`: keeps a Live View session fresh, without any framework. It adopts the session it is given,
  * fetches a new one through `refresh` a margin before the URLs expire, at once when the mode changes (or when
  * it has none yet), and again after failures with growing waits (1 s, 2 s, 4 s … 30 s). A result that arrives
- * after the mode changed again, or after `dispose()`, is dropped. Views subscribe to its snapshot.
+ * after the mode changed again, or after `dispose()`, is dropped. An answer of `null` / `undefined` means the
+ * agent closed the session: the feed ends (`ended`) and stops fetching until `refresh()` or a new session.
+ * `refresh()` fetches at once (new tabs the agent opened show without waiting for the expiry refresh), and
+ * `refreshIntervalMs` does that on a clock. Views subscribe to its snapshot.
  */
 import {
+  type LiveViewHandOff,
   type LiveViewMode,
   type LiveViewSession,
+  MIN_REFRESH_DELAY_MS,
   parseLiveViewSession,
   refreshDelay,
   retryDelay,
 } from "@runboard/protocol";
 
-/** Fetches a fresh session for a mode, e.g. `({ mode }) => agent.call<LiveViewSession>("liveView", [{ mode }])`. */
-export type LiveViewRefresh = (opts: { mode: LiveViewMode }) => Promise<LiveViewSession>;
+/**
+ * Fetches a fresh session for a mode, e.g. `({ mode }) => agent.call<LiveViewSession>("liveView", [{ mode }])`.
+ * It may answer any `LiveViewHandOff` (a session, a single-URL hand-off, a bare URL, `{ needsHumanLogin }`), or
+ * `null` / `undefined` when the agent has no session any more.
+ */
+export type LiveViewRefresh = (opts: { mode: LiveViewMode }) => Promise<LiveViewHandOff | null | undefined>;
 
 /** What a `LiveViewFeed` works from; `setOptions` takes the same, as often as the view renders. */
 export interface LiveViewFeedOptions {
   /**
-   * The session to show, e.g. the `openBrowser` tool's output (read with `parseLiveViewSession`). A session
-   * with new content replaces whatever was fetched; the same content again (a rebuilt object) changes nothing.
+   * The session to show, e.g. the `openBrowser` tool's output, or any hand-off `parseLiveViewSession` reads
+   * (`{ url, targetId?, expiresInMs? }`, a bare URL, `{ needsHumanLogin: url }`). A session with new content
+   * replaces whatever was fetched; the same content again (a rebuilt object) changes nothing.
    */
-  session?: LiveViewSession | null | undefined;
+  session?: LiveViewHandOff | null | undefined;
   /** Fetches fresh sessions. Without it the feed shows its session until the URLs expire, then it is closed. */
   refresh?: LiveViewRefresh | undefined;
   /** The mode sessions are fetched for. Default `"tab"`; the `session` option is taken to be in this mode. */
   mode?: LiveViewMode | undefined;
   /** How long before expiry to fetch fresh URLs. Default 20% of `expiresInMs`, at most 30 s. */
   refreshMarginMs?: number | undefined;
+  /**
+   * Also fetch this often (at least every 1 s), so tabs the agent opens show before the next expiry refresh.
+   * Default: only before expiry.
+   */
+  refreshIntervalMs?: number | undefined;
 }
 
 /** A session as received: for which mode, and when (the URLs expire `expiresInMs` after it). */
@@ -56,14 +71,18 @@ export interface LiveViewFeedSnapshot {
   failure: LiveViewRefreshFailure | undefined;
   /** The latest session's URLs have run out and no fresh session has come. */
   expired: boolean;
-  /** Nothing more will come: the feed was disposed, or its URLs expired and it has no `refresh`. */
+  /** The agent closed the session (`refresh` answered `null` / `undefined`); nothing is fetched by itself. */
+  ended: boolean;
+  /** Nothing more will come by itself: the feed was disposed or ended, or its URLs expired and it has no `refresh`. */
   closed: boolean;
 }
 
 /** What `refresh` resolved to is not a Live View session; reported as the failure's `error`. */
 class InvalidSessionError extends Error {
   constructor() {
-    super("refresh() resolved to something that is not a Live View session ({ targets, expiresInMs }).");
+    super(
+      "refresh() resolved to something that is not a Live View session or hand-off ({ targets } or { url }).",
+    );
     this.name = "InvalidSessionError";
   }
 }
@@ -90,8 +109,10 @@ type Timer = ReturnType<typeof setTimeout>;
  */
 export class LiveViewFeed {
   private mode: LiveViewMode;
-  private refresh: LiveViewRefresh | undefined;
+  private fetcher: LiveViewRefresh | undefined;
   private marginMs: number | undefined;
+  private intervalMs: number | undefined;
+  private ended = false;
   private adoptedKey: string | undefined;
   private received: ReceivedLiveViewSession | undefined;
   private inFlight: LiveViewMode | undefined;
@@ -107,8 +128,9 @@ export class LiveViewFeed {
 
   constructor(options: LiveViewFeedOptions = {}) {
     this.mode = options.mode ?? "tab";
-    this.refresh = options.refresh;
+    this.fetcher = options.refresh;
     this.marginMs = options.refreshMarginMs;
+    this.intervalMs = options.refreshIntervalMs;
     // Typed, but often a tool output passed straight through: read it defensively.
     const session = parseLiveViewSession(options.session);
     this.adoptedKey = contentKey(session);
@@ -139,13 +161,16 @@ export class LiveViewFeed {
     if (this.disposed) return;
     const mode = options.mode ?? "tab";
     const margin = options.refreshMarginMs;
+    const interval = options.refreshIntervalMs;
     const inputsChanged =
       mode !== this.mode ||
       margin !== this.marginMs ||
-      (options.refresh === undefined) !== (this.refresh === undefined);
+      interval !== this.intervalMs ||
+      (options.refresh === undefined) !== (this.fetcher === undefined);
     this.mode = mode;
     this.marginMs = margin;
-    this.refresh = options.refresh;
+    this.intervalMs = interval;
+    this.fetcher = options.refresh;
     let adopted = false;
     const session = parseLiveViewSession(options.session);
     const key = contentKey(session);
@@ -154,10 +179,21 @@ export class LiveViewFeed {
       // A new session (a new tool output) replaces whatever was fetched; its removal keeps what is shown.
       if (session) {
         this.received = { session, mode, receivedAt: Date.now() };
+        this.ended = false;
         adopted = true;
       }
     }
     if (inputsChanged || adopted) this.commit();
+  }
+
+  /**
+   * Fetches a fresh session now, superseding one under way; after the session ended it asks again. Does nothing
+   * before `start()`, after `dispose()`, or without a `refresh` option.
+   */
+  refresh(): void {
+    if (!this.started || this.disposed || !this.fetcher) return;
+    this.ended = false;
+    this.fetch(this.mode);
   }
 
   /** Stops for good: no more fetches or timers, and a fetch under way is ignored when it settles. */
@@ -173,12 +209,12 @@ export class LiveViewFeed {
   }
 
   private fetch(forMode: LiveViewMode): void {
-    const fn = this.refresh;
+    const fn = this.fetcher;
     if (!fn || this.disposed) return;
     const id = ++this.generation;
     this.inFlight = forMode;
     this.commit();
-    let pending: Promise<LiveViewSession>;
+    let pending: Promise<LiveViewHandOff | null | undefined>;
     try {
       pending = Promise.resolve(fn({ mode: forMode }));
     } catch (e) {
@@ -186,6 +222,16 @@ export class LiveViewFeed {
     }
     pending
       .then((value) => {
+        if (value === null || value === undefined) {
+          if (id !== this.generation) return;
+          // The agent closed the browser: its URLs are dead, and asking again would get the same answer.
+          this.inFlight = undefined;
+          this.received = undefined;
+          this.failure = undefined;
+          this.ended = true;
+          this.commit();
+          return;
+        }
         const next = parseLiveViewSession(value);
         if (!next) throw new InvalidSessionError();
         if (id !== this.generation) return;
@@ -211,7 +257,8 @@ export class LiveViewFeed {
   private dueNow(): boolean {
     return (
       !this.disposed &&
-      this.refresh !== undefined &&
+      !this.ended &&
+      this.fetcher !== undefined &&
       this.inFlight === undefined &&
       this.failure?.mode !== this.mode &&
       this.received?.mode !== this.mode
@@ -228,7 +275,8 @@ export class LiveViewFeed {
       fetching: this.inFlight ?? (this.dueNow() ? this.mode : undefined),
       failure: this.failure,
       expired,
-      closed: this.disposed || (expired && this.refresh === undefined),
+      ended: this.ended,
+      closed: this.disposed || this.ended || (expired && this.fetcher === undefined),
     };
   }
 
@@ -244,19 +292,24 @@ export class LiveViewFeed {
 
   private schedule(): void {
     this.clearTimers();
-    if (!this.started || this.disposed) return;
+    if (!this.started || this.disposed || this.ended) return;
     const now = Date.now();
     const r = this.received;
     if (r && !this.snapshot.expired) {
       const expiresAt = r.receivedAt + r.session.expiresInMs;
       this.expiryTimer = setTimeout(() => this.commit(), Math.max(0, expiresAt - now));
     }
-    if (!this.refresh || this.inFlight === this.mode) return;
+    if (!this.fetcher || this.inFlight === this.mode) return;
     let due: number;
     const { failure, mode } = this;
     if (failure && failure.mode === mode) due = failure.retryAt;
-    else if (r && r.mode === mode && !failure)
-      due = r.receivedAt + refreshDelay(r.session.expiresInMs, this.marginMs);
+    else if (r && r.mode === mode && !failure) {
+      const beforeExpiry = refreshDelay(r.session.expiresInMs, this.marginMs);
+      const every = this.intervalMs;
+      due =
+        r.receivedAt +
+        (every === undefined ? beforeExpiry : Math.min(beforeExpiry, Math.max(MIN_REFRESH_DELAY_MS, every)));
+    }
     // No session yet, one for the other mode, or a failure for the other mode: fetch for this mode now.
     else due = now;
     this.fetchTimer = setTimeout(() => this.fetch(this.mode), Math.max(0, due - now));
