@@ -44,6 +44,10 @@ const common: Record<string, (inst: CallableHost) => Fn> = {
     inst.cancelRun(String(runId), typeof reason === "string" ? reason : undefined),
   // Re-dispatching the same run id, as the conformance Worker's callable does on agents 0.32.
   retryAgentTool: (inst) => (_api, runId) => inst.retryRun(String(runId)),
+  // The agents helper example's name for a callable calling `clearAgentToolRuns()`; answers nothing.
+  clearHelperRuns: (inst) => () => {
+    inst.clearRuns();
+  },
   // The conformance Worker's name for it, with its answer.
   cancelRun: (inst) => (_api, runId, reason) => {
     inst.cancelRun(String(runId), typeof reason === "string" ? reason : "Cancelled by the user");

@@ -50,6 +50,8 @@ export interface CallableHost {
   cancelRun(runId: string, reason?: string): boolean;
   /** `retryAgentTool`: re-dispatches a run by its id (see `RunRegistry.retry`); throws for an unknown id. */
   retryRun(runId: string): Promise<RetryAnswer>;
+  /** `clearHelperRuns`: deletes every child run and its child instance (see `RunRegistry.clear`). */
+  clearRuns(): void;
   readonly executions: DurableExecutions;
   /** Rewrites a tool part's output and tells every socket. */
   updateToolOutput(toolCallId: string, output: unknown, options?: { dropAfter?: boolean }): void;

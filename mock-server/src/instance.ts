@@ -322,6 +322,12 @@ export class AgentInstance implements RpcHost, RunHost, ChildHost {
     return this.runs.retry(runId);
   }
 
+  /** `clearHelperRuns()`: the runs and their child instances go, as `clearAgentToolRuns()` deletes sub-agents. */
+  clearRuns(): void {
+    for (const runId of this.runs.clear())
+      for (const key of [...this.children.keys()]) if (key.endsWith(`/${runId}`)) this.children.delete(key);
+  }
+
   /** The child instance a run plays in (a facet): an AIChatAgent with its own transcript. */
   spawnChild(agentType: string, runId: string): AgentInstance {
     const kebab = kebabAgentName(agentType);

@@ -224,6 +224,22 @@ export class RunRegistry {
     return r.reattaching;
   }
 
+  /**
+   * `clearHelperRuns()` (agents 0.32's `clearAgentToolRuns()`): live children are stopped, and every run
+   * record goes, so a reconnect's replay sends none of them. Returns the ids cleared.
+   */
+  clear(): string[] {
+    const ids = [...this.records.keys()];
+    for (const r of this.records.values()) {
+      if (r.terminal && !r.reattaching) continue;
+      // Nothing more goes out for it: the run is gone, not ended.
+      r.stopped = true;
+      r.abort.abort();
+    }
+    this.records.clear();
+    return ids;
+  }
+
   /** Restart: live children stop without a terminal, as when the host is evicted mid-run. */
   stopAll() {
     for (const r of this.records.values()) {

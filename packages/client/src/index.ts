@@ -4,6 +4,7 @@ export * from "./agent-tool-runs.ts";
 export * from "./approvals/index.ts";
 export * from "./chat-schemas.ts";
 export * from "./chat-session.ts";
+export { DEFAULT_CLEAR_RUNS_METHOD, isMissingCallable } from "./clear-runs.ts";
 export * from "./client-tools.ts";
 export * from "./drill-in.ts";
 export * from "./live-view-feed.ts";
