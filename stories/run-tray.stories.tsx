@@ -1,5 +1,5 @@
 import { type ChildRunSpec, delay, milestone, progress, type Step, text } from "@runboard/mock-server/msw";
-import type { AgentToolRun } from "@runboard/protocol";
+import { type AgentToolRun, recoveryFor } from "@runboard/protocol";
 import { Progress, RunTray, type RunTrayRootProps, useAgentChat, useAgentToolEvents } from "@runboard/react";
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { useEffect, useRef, useState } from "react";
@@ -90,6 +90,46 @@ defineStoryAgent("RunTrayStoryAgent", {
       ],
     },
     {
+      // Interrupted with the child stopped; a retry (re-dispatching the run id) re-attaches and it finishes.
+      match: /^interrupt$/,
+      steps: [
+        background(
+          research([progress(0.4, "Crawling 40 pages", "crawling"), delay(100)], {
+            display: { name: "Crawl", icon: "🕷" },
+            input: { site: "https://shop.example", depth: 2 },
+            outcome: {
+              kind: "interrupted",
+              error: "No progress for 30 seconds",
+              reason: "no-progress",
+              childStillRunning: false,
+            },
+            resumeSteps: [
+              progress(1, "Crawled 100 pages", "done"),
+              text("Crawled 100 pages; 3 links are broken.", { delayMs: 5 }),
+            ],
+          }),
+        ),
+      ],
+    },
+    {
+      // Interrupted while the child still works: Reconnect re-attaches and collects its real end.
+      match: /^reconnect$/,
+      steps: [
+        background(
+          research([progress(0.7, "Indexing", "indexing"), delay(100)], {
+            display: { name: "Index", icon: "🗂" },
+            outcome: {
+              kind: "interrupted",
+              error: "No progress for 30 seconds",
+              reason: "no-progress",
+              childStillRunning: true,
+            },
+            resumeSteps: [text("Indexed 1,200 documents.", { delayMs: 5 })],
+          }),
+        ),
+      ],
+    },
+    {
       match: /^fanout$/,
       steps: [
         background(
@@ -130,7 +170,7 @@ function StyledTray(props: TrayLookProps) {
         Background runs <RunTray.Badge className="rb-tray-badge" />
       </RunTray.Trigger>
       <RunTray.List className="rb-tray-list">
-        {() => (
+        {(run) => (
           <RunTray.Item className="rb-tray-item">
             <div className="rb-tray-head">
               <RunTray.Icon />
@@ -138,6 +178,7 @@ function StyledTray(props: TrayLookProps) {
               <RunTray.Status className="rb-tray-status" />
               <RunTray.Elapsed className="rb-tray-elapsed" />
             </div>
+            <RunTray.Input className="rb-tray-input" />
             <RunTray.Progress className="rb-progress">
               <Progress.Indicator className="rb-progress-indicator" />
             </RunTray.Progress>
@@ -147,9 +188,12 @@ function StyledTray(props: TrayLookProps) {
             </p>
             <RunTray.Milestones className="rb-tray-milestones" />
             <RunTray.Stalled className="rb-tray-stalled" />
-            <RunTray.Error className="rb-tray-error" />
+            <RunTray.Interrupted className="rb-tray-progress-text" />
+            <RunTray.Summary className="rb-tray-progress-text" />
             <div className="rb-tray-actions">
               <RunTray.Cancel />
+              {recoveryFor(run) === "retry" && <RunTray.Retry />}
+              {recoveryFor(run) === "reconnect" && <RunTray.Reconnect />}
               <RunTray.DrillIn />
               <RunTray.Dismiss />
             </div>
@@ -325,6 +369,40 @@ export const Failed: Story = {
   },
 };
 
+/**
+ * Interrupted (no progress) with its child stopped: the tray says why, shows the input it was dispatched with, and
+ * offers Retry, which calls the agent's `retryAgentTool(runId)` once; the same run id re-attaches and finishes.
+ */
+export const InterruptedThenRetried: Story = {
+  name: "Interrupted, then retried",
+  args: { word: "interrupt" },
+  play: async ({ canvasElement }) => {
+    const item = await findItem(canvasElement, "Crawl");
+    await waitFor(() => expect(statusText(item)).toBe("Interrupted"), T);
+    await expect(within(item).getByText("The run stopped reporting progress.")).toBeVisible();
+    await expect(within(item).getByText('{"site":"https://shop.example","depth":2}')).toBeVisible();
+    const retry = within(item).getByRole("button", { name: "Retry Crawl" });
+    await userEvent.click(retry);
+    await waitFor(() => expect(statusText(item)).toBe("Completed"), T);
+    await expect(within(item).getByText("Crawled 100 pages; 3 links are broken.")).toBeVisible();
+    await expect(within(item).queryByRole("button", { name: /Retry/ })).toBeNull();
+  },
+};
+
+/** Interrupted while its child still works: Reconnect (the same callable) re-attaches and the real end arrives. */
+export const InterruptedThenReconnected: Story = {
+  name: "Interrupted, child still running, reconnected",
+  args: { word: "reconnect" },
+  play: async ({ canvasElement }) => {
+    const item = await findItem(canvasElement, "Index");
+    await waitFor(() => expect(statusText(item)).toBe("Interrupted"), T);
+    await expect(within(item).queryByRole("button", { name: /Retry/ })).toBeNull();
+    await userEvent.click(within(item).getByRole("button", { name: "Reconnect Index" }));
+    await waitFor(() => expect(statusText(item)).toBe("Completed"), T);
+    await expect(within(item).getByText("Indexed 1,200 documents.")).toBeVisible();
+  },
+};
+
 /** Three background runs at once: one finishes, two keep going, and the badge follows. */
 export const SeveralRuns: Story = {
   name: "Several runs (fan-out)",
@@ -411,6 +489,31 @@ function AllStatesView() {
         onCancel={never}
       />
       <StyledTray
+        aria-label="Retry failing tray"
+        runs={[
+          fixture("s-retry", {
+            display: { name: "Crawl", icon: "🕷" },
+            status: "interrupted",
+            error: "No progress for 30 seconds",
+            reason: "no-progress",
+            childStillRunning: false,
+            inputPreview: { site: "https://shop.example" },
+          }),
+        ]}
+        onRetry={() => Promise.reject(new Error("Method retryAgentTool is not callable"))}
+      />
+      <StyledTray
+        aria-label="Retrying tray"
+        runs={[
+          fixture("s-retrying", {
+            display: { name: "Tail" },
+            status: "interrupted",
+            reason: "inspect-timeout",
+          }),
+        ]}
+        onRetry={never}
+      />
+      <StyledTray
         aria-label="Cancelling tray"
         runs={[
           fixture("s-cancelling", {
@@ -444,6 +547,13 @@ export const AllStates: StoryObj<typeof AllStatesView> = {
     );
     await expect(every.getByRole("button", { name: "Background runs 2" })).toBeVisible();
     await waitFor(() => expect(region("Stalled tray").getByText("No update for 1 second")).toBeVisible(), T);
+    const failing = region("Retry failing tray");
+    await userEvent.click(failing.getByRole("button", { name: "Retry Crawl" }));
+    await waitFor(() => expect(failing.getByRole("button", { name: "Retry Crawl" })).toBeEnabled(), T);
+    const retrying = region("Retrying tray");
+    await userEvent.click(retrying.getByRole("button", { name: "Retry Tail" }));
+    await expect(retrying.getByRole("button", { name: "Retrying… Tail" })).toBeDisabled();
+    await expect(every.getByText("Done.")).toBeVisible();
     const cancelling = region("Cancelling tray");
     await userEvent.click(cancelling.getByRole("button", { name: "Cancel Export" }));
     await expect(statusText(cancelling.getByRole("listitem", { name: "Export" }))).toBe("Cancelling…");
