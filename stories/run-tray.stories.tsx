@@ -189,6 +189,7 @@ function StyledTray(props: TrayLookProps) {
             <RunTray.Milestones className="rb-tray-milestones" />
             <RunTray.Stalled className="rb-tray-stalled" />
             <RunTray.Interrupted className="rb-tray-progress-text" />
+            <RunTray.Error className="rb-tray-error" />
             <RunTray.Summary className="rb-tray-progress-text" />
             <div className="rb-tray-actions">
               <RunTray.Cancel />
