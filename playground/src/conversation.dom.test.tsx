@@ -3,6 +3,7 @@
  * number, a huge string, markup) renders as text; a part that cannot be shown is replaced by a fallback while
  * the rest of the chat stays.
  */
+import { CHAT_SESSION } from "@runboard/client";
 import type { UseAgentChatResult, UseAgentToolEventsResult } from "@runboard/react";
 import { cleanup, render, screen } from "@testing-library/react";
 import type { UIMessage } from "ai";
@@ -18,7 +19,8 @@ const noRuns = Object.freeze(Object.create(null));
 
 /** The hooks' results, reduced to what `Conversation` reads. */
 function setup(messages: UIMessage[], renderApproval = () => null) {
-  const chat = { messages, addToolOutput: () => {} } as unknown as UseAgentChatResult;
+  const store = { subscribe: () => () => {}, getSnapshot: () => ({ messages }) };
+  const chat = { messages, addToolOutput: () => {}, [CHAT_SESSION]: store } as unknown as UseAgentChatResult;
   const runs = { runsByToolCallId: noRuns, store: undefined } as unknown as UseAgentToolEventsResult;
   return render(
     <Conversation chat={chat} runs={runs} onDrillIn={() => {}} renderApproval={renderApproval} />,

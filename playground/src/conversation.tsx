@@ -1,20 +1,35 @@
 /**
- * The message list: text, reasoning and tool parts, child runs beside the tool call that spawned them,
- * approvals inline, and server-injected messages as agent events rather than as anyone's words.
+ * The message list: each message through `MessageParts`, with this app's look for text, reasoning, tool parts,
+ * approvals (through the app's renderer, in the tool part), the demo's client tool and child runs; server-injected messages as agent events rather than as
+ * anyone's words. Rows subscribe to their own message (`useChatMessage`), so a streaming message re-renders
+ * only its row.
  */
 import type { AgentToolRuns } from "@runboard/client";
 import {
-  getRunsForToolCall,
-  getToolName,
-  isToolUIPart,
+  isAgentEvent,
   parseLiveViewSession,
   type AgentToolRun as Run,
   type ToolPartLike,
-  toolValueText,
 } from "@runboard/protocol";
-import { AgentEvent, type UseAgentChatResult, type UseAgentToolEventsResult } from "@runboard/react";
+import {
+  AgentEvent,
+  type AgentEventPartProps,
+  type AgentToolRunPartProps,
+  ChatMessagesProvider,
+  type ClientToolPromptProps,
+  MessageParts,
+  type MessagePartsComponents,
+  type MessagePartsRuns,
+  type ReasoningPartProps,
+  type TextPartProps,
+  type ToolPartProps,
+  type UseAgentChatResult,
+  type UseAgentToolEventsResult,
+  useChatMessage,
+  useChatMessageIds,
+} from "@runboard/react";
 import type { UIMessage } from "ai";
-import type { ReactNode } from "react";
+import { createContext, memo, type ReactNode, useContext, useMemo } from "react";
 import { Boundary } from "./boundary.tsx";
 import { RunView } from "./run-view.tsx";
 
@@ -28,132 +43,141 @@ export interface ConversationProps {
   renderApproval: (part: Part & ToolPartLike) => ReactNode;
 }
 
-export function Conversation({ chat, runs, onDrillIn, renderApproval }: ConversationProps) {
-  const renderPart = (part: Part, key: string): ReactNode => {
-    if (part.type === "text") return <p key={key}>{part.text}</p>;
-    if (part.type === "reasoning")
-      return (
-        <p key={key} className="reasoning">
-          {part.text}
-        </p>
-      );
-    if (!isToolUIPart(part)) return null;
-    return (
-      <ToolPart
-        key={key}
-        part={part}
-        chat={chat}
-        childRuns={getRunsForToolCall(runs, part)}
-        store={runs.store}
-        onDrillIn={onDrillIn}
-        renderApproval={renderApproval}
-        renderPart={renderPart}
-      />
-    );
-  };
-  return (
-    <section aria-label="Conversation" className="conversation">
-      {chat.messages.map((m) => (
-        // One message that cannot be shown must not take the conversation (or the page) down with it.
-        <Boundary key={m.id} what="This message" resetKey={m}>
-          <AgentEvent.Match message={m} fallback={<Message message={m} renderPart={renderPart} />}>
-            <AgentEvent.Root message={m} className="agent-event">
-              <AgentEvent.Label className="event-label" />
-              <AgentEvent.Text />
-            </AgentEvent.Root>
-          </AgentEvent.Match>
-        </Boundary>
-      ))}
-    </section>
-  );
-}
+/** The demo's client tool: the browser answers it. */
+const CLIENT_TOOLS = ["getLocation"];
 
-function Message({
-  message,
-  renderPart,
-}: {
-  message: UIMessage;
-  renderPart: (p: Part, key: string) => ReactNode;
-}) {
-  return (
-    <article data-role={message.role} aria-label={message.role === "user" ? "You" : "Agent"}>
-      {/* Parts have no ids of their own; their position in a message never changes once shown. */}
-      {message.parts.map((p, i) => renderPart(p, `${message.id}:${i}`))}
-    </article>
-  );
-}
-
-function ToolPart({
-  part,
-  chat,
-  childRuns,
-  store,
-  onDrillIn,
-  renderApproval,
-  renderPart,
-}: {
-  part: Part & ToolPartLike;
+/** What the tool pieces act through; it changes with the app's renders, the rows do not depend on it. */
+interface Actions {
   chat: UseAgentChatResult;
-  childRuns: readonly Run[];
-  store: AgentToolRuns;
   onDrillIn: (run: Run) => void;
   renderApproval: (part: Part & ToolPartLike) => ReactNode;
-  renderPart: (p: Part, key: string) => ReactNode;
-}) {
-  const name = getToolName(part);
-  // The parser checks a tool part's string fields only: input and output may be null, a string, megabytes.
-  const input = toolValueText(part.input);
-  const done = part.state === "output-available";
-  const liveView = done && parseLiveViewSession(part.output) !== undefined;
-  const output = done && !liveView && childRuns.length === 0 ? toolValueText(part.output) : "";
-  const waitsForClient = part.state === "input-available" && name === "getLocation";
+  store: AgentToolRuns | undefined;
+}
+const ActionsContext = createContext<Actions | null>(null);
+/** The runs by tool call: a row re-renders when they change, not on every commit. */
+const RunsContext = createContext<MessagePartsRuns | undefined>(undefined);
+
+const useActions = () => useContext(ActionsContext) as Actions;
+
+export function Conversation({ chat, runs, onDrillIn, renderApproval }: ConversationProps) {
+  const ids = useChatMessageIds(chat);
+  const actions = { chat, onDrillIn, renderApproval, store: runs.store };
+  const byToolCall = runs.runsByToolCallId;
+  const store = runs.store;
+  const runsValue = useMemo(() => ({ runsByToolCallId: byToolCall, store }), [byToolCall, store]);
   return (
-    <div className="tool" data-status={part.state} data-tool={name}>
-      <div className="tool-head">
-        <strong>{name}</strong> <span className="badge">{part.state}</span>
-      </div>
-      {input && <pre className="muted">{input}</pre>}
-      {renderApproval(part)}
-      {waitsForClient && (
-        // The demo's client tool: a person shares a (fixed, demo) position or declines.
-        <fieldset className="actions client-tool">
-          <legend>The agent asks for your location.</legend>
-          <button
-            type="button"
-            onClick={() =>
-              chat.addToolOutput({ toolCallId: part.toolCallId, output: { lat: 38.72, lng: -9.14 } })
-            }
-          >
-            Share location
-          </button>
-          <button
-            type="button"
-            onClick={() =>
-              chat.addToolOutput({
-                toolCallId: part.toolCallId,
-                state: "output-error",
-                errorText: "The user declined",
-              })
-            }
-          >
-            Decline
-          </button>
-        </fieldset>
+    <ActionsContext.Provider value={actions}>
+      <RunsContext.Provider value={runsValue}>
+        <section aria-label="Conversation" className="conversation">
+          <ChatMessagesProvider chat={chat}>
+            {ids.map((id) => (
+              <Row key={id} id={id} />
+            ))}
+          </ChatMessagesProvider>
+        </section>
+      </RunsContext.Provider>
+    </ActionsContext.Provider>
+  );
+}
+
+const Row = memo(function Row({ id }: { id: string }) {
+  const message = useChatMessage(id);
+  const runs = useContext(RunsContext);
+  if (!message) return null;
+  return (
+    // One message that cannot be shown must not take the conversation (or the page) down with it.
+    <Boundary what="This message" resetKey={message}>
+      {isAgentEvent(message) ? (
+        <MessageParts message={message} components={components} />
+      ) : (
+        <article data-role={message.role} aria-label={message.role === "user" ? "You" : "Agent"}>
+          <MessageParts
+            message={message}
+            components={components}
+            runs={runs}
+            clientTools={CLIENT_TOOLS}
+            onError={(e) => console.warn(e.message)}
+          />
+        </article>
       )}
-      {/* A child run shows its own result; the tool's raw output would repeat it. */}
-      {/* A Live View session is shown in the browser panel; its URLs are credentials, not reading matter. */}
+    </Boundary>
+  );
+});
+
+const Text = ({ part }: TextPartProps) => <p>{part.text}</p>;
+const Reasoning = ({ part }: ReasoningPartProps) => <p className="reasoning">{part.text}</p>;
+
+function Tool({ part, toolName, state, inputText, outputText, errorText, children }: ToolPartProps) {
+  // A Live View session is shown in the browser panel; its URLs are credentials, not reading matter.
+  const liveView = state === "output-available" && parseLiveViewSession(part.output) !== undefined;
+  const { renderApproval } = useActions();
+  return (
+    <div className="tool" data-status={state} data-tool={toolName}>
+      <div className="tool-head">
+        <strong>{toolName}</strong> <span className="badge">{state}</span>
+      </div>
+      {inputText && <pre className="muted">{inputText}</pre>}
+      {renderApproval(part)}
+      {children}
       {liveView && <p className="output muted">Live view session opened: see the agent's browser below.</p>}
-      {output && <pre className="output">{output}</pre>}
-      {part.state === "output-error" && <p role="alert">{part.errorText}</p>}
-      {childRuns.map((r) => (
-        <RunView
-          key={r.runId}
-          store={store}
-          run={r}
-          onDrillIn={onDrillIn}
-          renderPart={(p, i) => renderPart(p, `${r.runId}:${i}`)}
-        />
-      ))}
+      {outputText && !liveView && <pre className="output">{outputText}</pre>}
+      {state === "output-error" && <p role="alert">{errorText}</p>}
     </div>
   );
 }
+
+/** The demo's client tool: a person shares a (fixed, demo) position or declines. */
+function LocationPrompt({ part }: ClientToolPromptProps) {
+  const { chat } = useActions();
+  return (
+    <fieldset className="actions client-tool">
+      <legend>The agent asks for your location.</legend>
+      <button
+        type="button"
+        onClick={() =>
+          chat.addToolOutput({ toolCallId: part.toolCallId, output: { lat: 38.72, lng: -9.14 } })
+        }
+      >
+        Share location
+      </button>
+      <button
+        type="button"
+        onClick={() =>
+          chat.addToolOutput({
+            toolCallId: part.toolCallId,
+            state: "output-error",
+            errorText: "The user declined",
+          })
+        }
+      >
+        Decline
+      </button>
+    </fieldset>
+  );
+}
+
+function ChildRun({ run, renderPart }: AgentToolRunPartProps) {
+  const { store, onDrillIn } = useActions();
+  if (!store) return null;
+  return <RunView store={store} run={run} onDrillIn={onDrillIn} renderPart={renderPart} />;
+}
+
+function Event({ message }: AgentEventPartProps) {
+  return (
+    <AgentEvent.Root message={message} className="agent-event">
+      <AgentEvent.Label className="event-label" />
+      <AgentEvent.Text />
+    </AgentEvent.Root>
+  );
+}
+
+const components: MessagePartsComponents = {
+  Text,
+  Reasoning,
+  tools: { Fallback: Tool },
+  // The app's renderer matches requests to tool calls itself (chat approvals and Think's paused executions).
+  Approval: () => null,
+  ClientToolPrompt: LocationPrompt,
+  AgentToolRun: ChildRun,
+  AgentEvent: Event,
+};

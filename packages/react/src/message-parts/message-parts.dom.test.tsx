@@ -117,6 +117,17 @@ describe("MessageParts", () => {
     expect(screen.getByRole("link", { name: "The docs" }).getAttribute("href")).toBe("https://docs.test/");
   });
 
+  it("shows an approval request beside its tool call in any state (a Think durable pause)", () => {
+    const paused = { ...approval, id: "execution:e1", source: "execution" as const, toolCallId: "c-send" };
+    const { container } = render(
+      <MessageParts
+        message={msg([{ type: "tool-send", toolCallId: "c-send", state: "input-available", input: {} }])}
+        approvals={[paused]}
+      />,
+    );
+    expect(container.querySelector('[data-tool="send"] button')?.textContent).toBe("Approve");
+  });
+
   it("renders an injected message as an agent event, not as the agent's words", () => {
     const injected = msg([{ type: "text", text: "Researcher finished" }], {
       id: "detached-finish:r1:completed",

@@ -54,7 +54,7 @@ function problemOf(part: unknown): string | undefined {
 /**
  * Renders a message's parts in order through `components` (assistant-ui's `MessagePrimitive.Parts` shape):
  * `Text`, `Reasoning`, `File`, `Source`, `Data`, `tools.by_name[name]` else `tools.Fallback` for tool parts
- * in every state, with the approval card (`approval-requested`), the client-tool prompt and the child runs
+ * in every state, with the approval card (`approval-requested`, or any state with a request for the call), the client-tool prompt and the child runs
  * (`AgentToolRun`) handed to the tool component as its children; a server-injected message renders as
  * `AgentEvent`; anything else as `Unknown`. Renders no wrapper element and no styles. Tool input and output
  * arrive as text (`toolValueText`), never as HTML.
@@ -139,6 +139,8 @@ export function MessageParts(props: MessagePartsProps): ReactNode {
     const outputText =
       state === "output-available" && childRuns.length === 0 ? toolValueText(part.output) : "";
     const errorText = state === "output-error" ? toolValueText(part.errorText) : "";
+    // Think's durable pauses ask while the part is still `input-available`: a request shows in any state.
+    const requests = approvals.filter((r) => r.toolCallId === part.toolCallId);
     const waits = state === "input-available" && clientToolNames?.has(toolName) === true;
     return (
       <Tool
@@ -151,13 +153,8 @@ export function MessageParts(props: MessagePartsProps): ReactNode {
         errorText={errorText}
         runs={childRuns}
       >
-        {state === "approval-requested" && (
-          <Approval
-            part={part}
-            {...base}
-            toolName={toolName}
-            requests={approvals.filter((r) => r.toolCallId === part.toolCallId)}
-          />
+        {(state === "approval-requested" || requests.length > 0) && (
+          <Approval part={part} {...base} toolName={toolName} requests={requests} />
         )}
         {waits && <Prompt part={part} {...base} toolName={toolName} inputText={inputText} />}
         {childRuns.map((run) => (

@@ -43,7 +43,10 @@ export interface ToolPartProps extends MessagePartProps<MessagePart & ToolPartLi
   children?: ReactNode;
 }
 
-/** A tool part in `approval-requested`, with the approval requests (from `useChatApprovals`) for its call. */
+/**
+ * A tool part in `approval-requested`, or in any state with a request for its call (Think's durable pauses ask
+ * while the part is `input-available`), with the requests (`useChatApprovals`, `useExecutionApprovals`).
+ */
 export interface ApprovalPartProps extends MessagePartProps<MessagePart & ToolPartLike> {
   toolName: string;
   /** The requests whose `toolCallId` is this part's (usually one; empty when the app passed none). */
@@ -99,7 +102,7 @@ export interface MessagePartsComponents {
     /** Every other tool. */
     Fallback?: ComponentType<ToolPartProps>;
   };
-  /** A tool part waiting for a human's decision (`approval-requested`); default: an `ApprovalCard` per request. */
+  /** A tool part waiting for a human's decision; default: an `ApprovalCard` per request. */
   Approval?: ComponentType<ApprovalPartProps>;
   /** A client tool waiting for the user; default: an empty slot (`data-part="client-tool-prompt"`). */
   ClientToolPrompt?: ComponentType<ClientToolPromptProps>;
