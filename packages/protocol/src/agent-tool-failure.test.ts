@@ -6,6 +6,7 @@ import {
 } from "./agent-tool-failure.ts";
 import { parseAgentToolFailure } from "./agent-tool-failure-parse.ts";
 import { AgentToolRunsReducer } from "./agent-tool-runs.ts";
+import { concurrencyLimitOf } from "./concurrency-limit.ts";
 import type { AgentToolEventFrame } from "./frames.ts";
 
 const REASONS = [
@@ -185,5 +186,20 @@ describe("the run view carries the failure", () => {
       r.applyToolFailure("y", { ok: false, status: "error", error: "boom", retryable: false }).kind,
     ).toBe("duplicate");
     expect(r.state.runsById["agent-tool:y"]).toMatchObject({ status: "error", retryable: false });
+  });
+});
+
+describe("concurrency limit", () => {
+  it("reads agents 0.32's refusal text and words it, other errors untouched", () => {
+    expect(concurrencyLimitOf("maxConcurrentAgentTools (3) exceeded")).toBe(3);
+    expect(concurrencyLimitOf("maxConcurrentAgentTools (x) exceeded")).toBeNull();
+    expect(concurrencyLimitOf(undefined)).toBeNull();
+    const words = describeAgentToolFailure({
+      status: "error",
+      error: "maxConcurrentAgentTools (1) exceeded",
+    });
+    expect(words).toMatchObject({ headline: "The helper was not started.", concurrencyLimit: 1 });
+    expect(words.reason).toContain("at most 1 helper at once");
+    expect(describeAgentToolFailure({ status: "error", error: "boom" }).concurrencyLimit).toBeUndefined();
   });
 });

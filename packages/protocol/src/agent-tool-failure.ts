@@ -5,6 +5,7 @@
  * never throws: an object that claims to be one (`ok: false`) but breaks the shape is a generic failure carrying
  * its raw text, so a person still sees what came, as text.
  */
+import { CONCURRENCY_LIMIT_HEADLINE, concurrencyLimitOf, concurrencyLimitText } from "./concurrency-limit.ts";
 import type { AgentToolInterruptReason } from "./frames.ts";
 
 /** How a child that did not complete ended, as the envelope says. */
@@ -58,6 +59,8 @@ export interface AgentToolFailureWords {
   reason?: string;
   /** What the server said (or the raw text of a malformed envelope); plain text. */
   detail: string;
+  /** The agent's limit of agent tools at once, when that limit refused the run (it never started). */
+  concurrencyLimit?: number;
 }
 
 /** The words for a failure, with optional overrides per status and per reason. */
@@ -80,6 +83,12 @@ export function describeAgentToolFailure(
       : (words.reason?.[r] ??
         (isAgentToolInterruptReason(r) ? AGENT_TOOL_FAILURE_REASON_TEXT[r] : undefined));
   if (reason !== undefined) out.reason = reason;
+  const limit = failure.status === "error" ? concurrencyLimitOf(failure.error) : null;
+  if (limit !== null) {
+    out.headline = words.status?.error ?? CONCURRENCY_LIMIT_HEADLINE;
+    out.reason = words.reason?.["concurrency-limit"] ?? concurrencyLimitText(limit);
+    out.concurrencyLimit = limit;
+  }
   return out;
 }
 

@@ -20,6 +20,7 @@ export interface RunFailureProps extends PrimitiveProps<"div"> {
 /**
  * A `<div>` with the headline, the reason in words (when there is one) and the server's text, each a `<p>`,
  * all as text; nothing for a running or completed run. `data-status` (the failure's status), `data-reason`,
+ * (`concurrency-limit` for a run the agent's `maxConcurrentAgentTools` refused),
  * and flags `data-retryable`, `data-child-still-running`, `data-malformed` (an envelope that could not be read,
  * shown with its raw text).
  */
@@ -37,7 +38,8 @@ export function useRunFailure(
   });
   return renderPart("div", {
     "data-status": failure.status,
-    "data-reason": failure.reason,
+    // A run the concurrency limit refused has no interrupt reason of its own; it is named so it can be styled.
+    "data-reason": failure.reason ?? (words.concurrencyLimit === undefined ? undefined : "concurrency-limit"),
     "data-retryable": dataFlag(run.retryable ?? failure.retryable),
     "data-child-still-running": dataFlag(failure.childStillRunning === true),
     "data-malformed": dataFlag(failure.malformed === true),
