@@ -12,7 +12,7 @@ import {
   progressValueText,
   runTitle,
 } from "@runboard/protocol";
-import type { CSSProperties } from "react";
+import type { CSSProperties, ReactNode } from "react";
 import {
   createPartContext,
   type PrimitiveProps,
@@ -24,6 +24,8 @@ import {
 interface ProgressContextValue {
   value: number | null;
   state: ProgressState;
+  /** The progress's `data` (the app's own shape), undefined when there is none. */
+  data: unknown;
 }
 
 const ProgressContext = createPartContext<ProgressContextValue>("Progress.Root");
@@ -41,6 +43,8 @@ export interface ProgressRootProps extends PrimitiveProps<"div"> {
   message?: string;
   /** Done, whatever the fraction says (the bar then reads 100%). */
   complete?: boolean;
+  /** The progress's own data (any shape), for `Progress.Data`. Default: the run's `progress.data`. */
+  data?: unknown;
   /**
    * A run to read `value`, `phase` and `message` from (its latest progress); complete when the run completed.
    * Explicit props win. Also names the bar `<display name> progress` when no `aria-label` is given.
@@ -59,6 +63,7 @@ function Root({
   phase: phaseProp,
   message: messageProp,
   complete: completeProp,
+  data: dataProp,
   run,
   getValueLabel = progressValueText,
   ...props
@@ -84,7 +89,7 @@ function Root({
     );
   const determinate = value !== null;
   return (
-    <ProgressContext.Context.Provider value={{ value, state }}>
+    <ProgressContext.Context.Provider value={{ value, state, data: dataProp ?? run?.progress?.data }}>
       {renderPart("div", {
         role: "progressbar",
         "aria-label": named || !run ? undefined : `${runTitle(run)} progress`,
@@ -122,6 +127,42 @@ function Indicator({ style, ...props }: ProgressIndicatorProps) {
 }
 Indicator.displayName = "Progress.Indicator";
 
+/** Props of `Progress.Data`. */
+export interface ProgressDataProps extends Omit<PrimitiveProps<"div">, "children"> {
+  /**
+   * Renders the progress's `data` (whatever the child sent: counts, the item being worked on, …). Default: the
+   * data as JSON text, cut at 200 characters. Server values are yours to render as text, never as HTML.
+   */
+  children?: (data: unknown) => ReactNode;
+}
+
+const DATA_TEXT_MAX = 200;
+
+function dataText(data: unknown): string {
+  let text: string;
+  try {
+    text = typeof data === "string" ? data : (JSON.stringify(data) ?? String(data));
+  } catch {
+    text = String(data);
+  }
+  return text.length > DATA_TEXT_MAX ? `${text.slice(0, DATA_TEXT_MAX - 1)}…` : text;
+}
+
+/**
+ * The progress's `data` through a render prop: `<Progress.Data>{(d) => …}</Progress.Data>`. A `div` with
+ * `data-state` of the bar; nothing while the progress has no data. Place it inside `Progress.Root`.
+ */
+function Data({ children, ...props }: ProgressDataProps) {
+  const { data, state } = usePartContext(ProgressContext, "Progress.Data");
+  if (data === undefined || data === null) return null;
+  return renderPart("div", {
+    "data-state": state,
+    children: children ? children(data) : dataText(data),
+    ...props,
+  });
+}
+Data.displayName = "Progress.Data";
+
 /**
  * A progress bar.
  *
@@ -132,10 +173,15 @@ Indicator.displayName = "Progress.Indicator";
  * </Progress.Root>
  * // Or straight from a run: named "Fact checker progress", complete when the run completed.
  * <Progress.Root run={run}><Progress.Indicator /></Progress.Root>
+ * // The run's own progress data, your way.
+ * <Progress.Root run={run}>
+ *   <Progress.Indicator />
+ *   <Progress.Data>{(d) => `${(d as { checked: number }).checked} checked`}</Progress.Data>
+ * </Progress.Root>
  * ```
  * ```css
  * .bar { transform-origin: left; transform: scaleX(var(--rb-progress, 0)); }
  * .bar[data-state="indeterminate"] { animation: slide 1s infinite; }
  * ```
  */
-export const Progress = { Root, Indicator };
+export const Progress = { Root, Indicator, Data };
