@@ -44,6 +44,8 @@ export interface LiveViewRootContextValue {
   mode: LiveViewMode;
   setMode: (mode: LiveViewMode) => void;
   canRefresh: boolean;
+  /** Fetches a fresh session now (`LiveView.Reload`, `refreshKey`). */
+  reload: () => void;
   control: LiveViewControl;
   setControl: (control: LiveViewControl) => void;
   tabs: readonly LiveViewTabInfo[];
@@ -81,6 +83,8 @@ export interface UseLiveViewResult {
   select: (targetId: string) => void;
   refreshError: unknown;
   refreshing: boolean;
+  /** Fetches a fresh session now (a no-op without the root's `refresh`). */
+  reload: () => void;
 }
 
 /** What the enclosing Live View shows and can do, for parts of your own. Throws outside `LiveView.Root`. */
@@ -97,6 +101,7 @@ export function useLiveView(): UseLiveViewResult {
     select: c.select,
     refreshError: c.failure?.error,
     refreshing: c.fetching,
+    reload: c.reload,
   };
 }
 

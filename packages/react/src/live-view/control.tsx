@@ -1,5 +1,8 @@
-/** `LiveView.TakeOver` and `LiveView.Continue`: the human takes the remote browser, then hands it back. */
-import { type ActionButtonProps, createActionButton, usePartContext } from "../primitives/index.ts";
+/**
+ * `LiveView.TakeOver` and `LiveView.Continue`: the human takes the remote browser, then hands it back.
+ * `LiveView.Reload`: fetches the session again now.
+ */
+import { type ActionButtonProps, createActionButton, dataFlag, usePartContext } from "../primitives/index.ts";
 import { RootContext } from "./context.ts";
 
 /** Props of `LiveView.TakeOver`. */
@@ -41,3 +44,21 @@ export function LiveViewContinue(props: LiveViewContinueProps) {
   return <ContinueButton {...props} />;
 }
 LiveViewContinue.displayName = "LiveView.Continue";
+
+/** Props of `LiveView.Reload`. */
+export type LiveViewReloadProps = ActionButtonProps;
+
+/**
+ * "Reload": fetches a fresh session now, so tabs the agent opened show at once, and asks again after the
+ * session ended. Disabled (`data-disabled`) while a fetch is under way (`data-refreshing`); renders nothing
+ * without the root's `refresh`.
+ */
+export const LiveViewReload = createActionButton<LiveViewReloadProps>("LiveView.Reload", () => {
+  const c = usePartContext(RootContext, "LiveView.Reload");
+  return {
+    action: c.fetching ? null : c.reload,
+    label: "Reload",
+    absent: !c.canRefresh,
+    attributes: { "data-refreshing": dataFlag(c.fetching) },
+  };
+});

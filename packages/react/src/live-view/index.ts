@@ -9,7 +9,7 @@ export {
   useLiveView,
   useLiveViewTab,
 } from "./context.ts";
-export type { LiveViewContinueProps, LiveViewTakeOverProps } from "./control.tsx";
+export type { LiveViewContinueProps, LiveViewReloadProps, LiveViewTakeOverProps } from "./control.tsx";
 export { DEFAULT_LIVE_VIEW_SANDBOX, DEFAULT_LOAD_TIMEOUT_MS } from "./embed-policy.ts";
 export type { LiveViewOpenInNewTabProps, LiveViewRefusedProps } from "./fallbacks.tsx";
 export type { LiveViewFrameProps } from "./frame.tsx";

@@ -3,13 +3,14 @@
  * the parts the tabs to show. Fetching and its timing live in `LiveViewFeed` (@runboard/client); which
  * targets and URLs are shown are pure rules in @runboard/protocol.
  */
+import type { LiveViewRefresh } from "@runboard/client";
 import {
   type LiveViewControl,
+  type LiveViewHandOff,
   type LiveViewMode,
-  type LiveViewSession,
   liveViewState,
 } from "@runboard/protocol";
-import { useCallback, useId, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import { dataFlag, type PrimitiveProps, renderPart, useControllableState } from "../primitives/index.ts";
 import { type LiveViewRootContextValue, RootContext } from "./context.ts";
 import {
@@ -25,16 +26,29 @@ import { useLiveViewTabs } from "./use-tabs.ts";
 
 /** Props of `LiveView.Root`. */
 export interface LiveViewRootProps extends PrimitiveProps<"section"> {
-  /** The session to start from, e.g. the `openBrowser` tool's output (see `parseLiveViewSession`). */
-  session?: LiveViewSession | null;
+  /**
+   * The session to start from: the `openBrowser` tool's output, or a single-URL hand-off (`{ url, targetId?,
+   * expiresInMs? }`, a bare URL, a tool's `{ needsHumanLogin: url }`; valid 5 minutes unless it says). Read
+   * with `parseLiveViewSession`.
+   */
+  session?: LiveViewHandOff | null;
   /**
    * Fetches a fresh session for a mode, e.g. `({ mode }) => agent.call("liveView", [{ mode }])`. Called before
-   * the URLs expire, when the mode changes, with no `session`, and again after a failure (1 s, 2 s, 4 s … 30 s).
-   * Without it the view shows the session until it expires and the mode cannot change.
+   * the URLs expire, when the mode changes, with no `session`, on `LiveView.Reload` and `refreshKey`, and again
+   * after a failure (1 s, 2 s, 4 s … 30 s). It may answer any hand-off; `null` / `undefined` means the agent
+   * closed the session: the view says "Session ended." (`data-status="ended"`) and stops fetching until
+   * Reload. Without it the view shows the session until it expires and the mode cannot change.
    */
-  refresh?: (opts: { mode: LiveViewMode }) => Promise<LiveViewSession>;
+  refresh?: LiveViewRefresh;
   /** How long before expiry to fetch fresh URLs. Default 20% of `expiresInMs`, at most 30 s. */
   refreshMarginMs?: number;
+  /** Also fetch this often (at least every 1 s), so tabs the agent opens show sooner. Default: before expiry only. */
+  refreshIntervalMs?: number;
+  /**
+   * Fetch at once whenever this value changes (not on mount), e.g. the number of finished agent turns, so tabs
+   * the agent opened in a turn show without waiting for the expiry refresh.
+   */
+  refreshKey?: unknown;
   /**
    * Origins whose Live View pages may be embedded, e.g. `["https://live.browser.run"]`, each spelled exactly.
    * Anything else is refused with a reason (`LiveView.Refused`) and neither embedded nor linked. Pages get
@@ -88,7 +102,7 @@ const idFragment = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, (c) => `_${c.char
 
 /**
  * The Live View's `<section>` (named "Live view" unless labelled): `data-status` is the view's state
- * (`idle | loading | live | expired | refreshing | failed | refused | error`), with `data-mode`,
+ * (`idle | loading | live | expired | refreshing | failed | refused | error | ended`), with `data-mode`,
  * `data-control` and `data-refreshing`.
  */
 export function LiveViewRoot(props: LiveViewRootProps) {
@@ -96,6 +110,8 @@ export function LiveViewRoot(props: LiveViewRootProps) {
     session,
     refresh,
     refreshMarginMs,
+    refreshIntervalMs,
+    refreshKey,
     allowedOrigins,
     allowLoopbackHttp = false,
     mode: modeProp,
@@ -132,14 +148,26 @@ export function LiveViewRoot(props: LiveViewRootProps) {
     part: "LiveView.Root (value)",
   });
 
-  const feed = useLiveViewFeed({ session, refresh, mode, refreshMarginMs });
+  const [feed, reload] = useLiveViewFeed({ session, refresh, mode, refreshMarginMs, refreshIntervalMs });
+  // A new key asks at once; the first render's key is where the view starts, not a request.
+  const lastKey = useRef(refreshKey);
+  useEffect(() => {
+    if (lastKey.current === refreshKey) return;
+    lastKey.current = refreshKey;
+    reload();
+  }, [refreshKey, reload]);
   const sandbox = useSafeSandbox(sandboxProp);
   const policy = useEmbedPolicy(allowedOrigins, allowLoopbackHttp, sandbox);
   const { tabs, active, reportLoad } = useLiveViewTabs(feed.received, value, policy);
   useRefusalWarnings(tabs);
 
   const fetching = feed.fetching !== undefined;
-  const state = liveViewState({ active: active?.state, fetching, refreshFailed: feed.failure !== undefined });
+  const state = liveViewState({
+    active: active?.state,
+    fetching,
+    refreshFailed: feed.failure !== undefined,
+    ended: feed.ended,
+  });
   const handBack = useCallback(() => setControl("agent"), [setControl]);
   const round = useContinueRound(onContinue, handBack);
 
@@ -169,6 +197,7 @@ export function LiveViewRoot(props: LiveViewRootProps) {
       mode,
       setMode,
       canRefresh,
+      reload,
       control,
       setControl,
       tabs,
@@ -193,6 +222,7 @@ export function LiveViewRoot(props: LiveViewRootProps) {
       mode,
       setMode,
       canRefresh,
+      reload,
       control,
       setControl,
       tabs,

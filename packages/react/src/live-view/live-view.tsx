@@ -4,7 +4,7 @@
  * and only URLs the app allows are embedded, in a sandboxed frame. Each part lives in its own module; this
  * one assembles the namespace.
  */
-import { LiveViewContinue, LiveViewTakeOver } from "./control.tsx";
+import { LiveViewContinue, LiveViewReload, LiveViewTakeOver } from "./control.tsx";
 import { LiveViewOpenInNewTab, LiveViewRefused } from "./fallbacks.tsx";
 import { LiveViewFrame } from "./frame.tsx";
 import { LiveViewRoot } from "./live-view-root.tsx";
@@ -15,7 +15,7 @@ import { LiveViewTab, LiveViewTabList } from "./tabs.tsx";
 
 /**
  * A remote browser session a human can watch or take over (Cloudflare Browser Run Live View). The root's
- * `data-status` is `idle | loading | live | expired | refreshing | failed | refused | error`; it also carries
+ * `data-status` is `idle | loading | live | expired | refreshing | failed | refused | error | ended`; it also carries
  * `data-mode` (`tab | devtools`), `data-control` (`agent | human`) and `data-refreshing`. Tabs and panels
  * carry `data-state` `active | inactive` and their frame's `data-status`. No styles ship: style the data
  * attributes.
@@ -36,6 +36,7 @@ import { LiveViewTab, LiveViewTabList } from "./tabs.tsx";
  *   <LiveView.OpenInNewTab />
  *   <LiveView.TakeOver />
  *   <LiveView.Continue />
+ *   <LiveView.Reload />
  *   <LiveView.Error />
  *   <LiveView.Status />
  * </LiveView.Root>
@@ -53,6 +54,7 @@ export const LiveView = {
   OpenInNewTab: LiveViewOpenInNewTab,
   TakeOver: LiveViewTakeOver,
   Continue: LiveViewContinue,
+  Reload: LiveViewReload,
   Error: LiveViewError,
   Status: LiveViewStatus,
 };

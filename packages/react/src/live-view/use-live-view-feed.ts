@@ -3,7 +3,7 @@
  * after every commit, and read with `useSyncExternalStore`. The feed does the timing; this only adapts it.
  */
 import { LiveViewFeed, type LiveViewFeedOptions, type LiveViewFeedSnapshot } from "@runboard/client";
-import { useLayoutEffect, useSyncExternalStore } from "react";
+import { useCallback, useLayoutEffect, useSyncExternalStore } from "react";
 import { useOwned } from "../lifetime.ts";
 
 const feedLifecycle = {
@@ -12,12 +12,13 @@ const feedLifecycle = {
 };
 
 /**
- * The feed's snapshot for these inputs. Made during render without IO (a server render shows the given
- * session and starts nothing); fetching starts after mount. New inputs reach the feed before the browser
- * paints, so a new session or mode never shows a frame of the old one.
+ * The feed's snapshot for these inputs, and its `refresh()` (fetch now; stable). Made during render without IO
+ * (a server render shows the given session and starts nothing); fetching starts after mount. New inputs reach
+ * the feed before the browser paints, so a new session or mode never shows a frame of the old one.
  */
-export function useLiveViewFeed(options: LiveViewFeedOptions): LiveViewFeedSnapshot {
+export function useLiveViewFeed(options: LiveViewFeedOptions): [LiveViewFeedSnapshot, () => void] {
   const feed = useOwned("live-view-feed", () => new LiveViewFeed(options), feedLifecycle);
   useLayoutEffect(() => feed.setOptions(options));
-  return useSyncExternalStore(feed.subscribe, feed.getSnapshot, feed.getSnapshot);
+  const refresh = useCallback(() => feed.refresh(), [feed]);
+  return [useSyncExternalStore(feed.subscribe, feed.getSnapshot, feed.getSnapshot), refresh];
 }
