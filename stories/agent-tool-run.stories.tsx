@@ -5,6 +5,7 @@ import { AgentToolRun, Progress, useAgentChat, useAgentToolEvents, useChildChat 
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { expect, userEvent, waitFor, within } from "storybook/test";
+import { FAILURE_RUNS } from "./support/failures.ts";
 import { defineStoryAgent, useStoryAgent } from "./support/mock-agent.tsx";
 import "./support/agent-tool-run.css";
 
@@ -254,7 +255,7 @@ function RunCard({
           {renderPart}
         </AgentToolRun.Transcript>
         <AgentToolRun.Result className="rb-run-result" maxLines={4} />
-        <AgentToolRun.Error className="rb-run-error" />
+        <AgentToolRun.Failure className="rb-run-error" />
         <AgentToolRun.Interrupted className="rb-run-interrupted" />
       </AgentToolRun.Content>
       <div className="rb-run-actions">
@@ -391,9 +392,10 @@ export const ErrorState: Story = {
     const c = within(group);
     await waitFor(() => expect(group).toHaveAttribute("data-status", "error"), { timeout: 8000 });
     expect(c.getByRole("status")).toHaveTextContent("Failed");
+    expect(c.getByText("The helper failed.")).toBeVisible();
     expect(c.getByText("Verifier crashed: upstream timeout")).toBeVisible();
-    await userEvent.click(c.getByRole("button", { name: "Retry" }));
-    await waitFor(() => expect(within(canvasElement).getByTestId("retries")).toHaveTextContent("1"));
+    // agentTool() calls a failed child not retryable: no Retry.
+    expect(c.getByRole("button", { name: "Retry" })).toBeDisabled();
   },
 };
 
@@ -404,7 +406,7 @@ export const Aborted: Story = {
     const c = within(group);
     await waitFor(() => expect(group).toHaveAttribute("data-status", "aborted"), { timeout: 8000 });
     expect(c.getByRole("status")).toHaveTextContent("Cancelled");
-    expect(c.getByText("Cancelled by the user")).toBeVisible();
+    expect(c.getByText("The helper was cancelled.")).toBeVisible();
     expect(c.getByRole("button", { name: "Retry" })).toBeDisabled();
     expect(c.getByRole("button", { name: "Reconnect" })).toBeDisabled();
   },
@@ -579,5 +581,50 @@ export const AllStates: Story = {
       },
       { timeout: 10_000 },
     );
+  },
+};
+
+/** Every failure: each status, each interrupt reason, a malformed envelope; Retry only where it is retryable. */
+function FailuresView() {
+  const noop = () => {};
+  return (
+    <div className="rb-chat">
+      {FAILURE_RUNS.map((r) => (
+        <AgentToolRun.Root key={r.runId} run={r} className="rb-run" onRetry={noop} onReconnect={noop}>
+          <AgentToolRun.Header className="rb-run-header">
+            <AgentToolRun.Title className="rb-run-title" />
+            <AgentToolRun.Status className="rb-run-status" />
+          </AgentToolRun.Header>
+          <AgentToolRun.Failure className="rb-run-error" />
+          <div className="rb-run-actions">
+            <AgentToolRun.Retry />
+            <AgentToolRun.Reconnect />
+          </div>
+        </AgentToolRun.Root>
+      ))}
+    </div>
+  );
+}
+
+export const Failures: StoryObj<typeof FailuresView> = {
+  name: "Failures (every status and reason)",
+  render: () => <FailuresView />,
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const card = (name: string) => within(c.getByRole("group", { name }));
+    await expect(card("Verify invoice").getByText("The helper failed.")).toBeVisible();
+    await expect(card("Verify invoice").getByRole("button", { name: "Retry" })).toBeDisabled();
+    await expect(card("Crawl shop").getByText("The helper was cancelled.")).toBeVisible();
+    await expect(card("Crawl shop").getByRole("button", { name: "Retry" })).toBeDisabled();
+    await expect(
+      card("Interrupted: no-progress").getByText("The helper stopped making progress."),
+    ).toBeVisible();
+    await expect(card("Interrupted: no-progress").getByRole("button", { name: "Retry" })).toBeEnabled();
+    await expect(card("Interrupted: budget-exceeded").getByRole("button", { name: "Retry" })).toBeDisabled();
+    await expect(
+      card("Interrupted: budget-exceeded").getByRole("button", { name: "Reconnect" }),
+    ).toBeEnabled();
+    await expect(card("Unreadable report").getByText(/its report could not be read/)).toBeVisible();
+    await expect(card("Unreadable report").getByText(/<b>boom<\/b>/)).toBeVisible();
   },
 };

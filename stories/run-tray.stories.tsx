@@ -4,6 +4,7 @@ import { Progress, RunTray, type RunTrayRootProps, useAgentChat, useAgentToolEve
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { useEffect, useRef, useState } from "react";
 import { expect, userEvent, waitFor, within } from "storybook/test";
+import { FAILURE_RUNS } from "./support/failures.ts";
 import { defineStoryAgent, startMockAgents, useStoryAgent } from "./support/mock-agent.tsx";
 import "./support/progress.css";
 import "./support/run-tray.css";
@@ -189,7 +190,7 @@ function StyledTray(props: TrayLookProps) {
             <RunTray.Milestones className="rb-tray-milestones" />
             <RunTray.Stalled className="rb-tray-stalled" />
             <RunTray.Interrupted className="rb-tray-progress-text" />
-            <RunTray.Error className="rb-tray-error" />
+            <RunTray.Failure className="rb-tray-error" />
             <RunTray.Summary className="rb-tray-progress-text" />
             <div className="rb-tray-actions">
               <RunTray.Cancel />
@@ -558,5 +559,22 @@ export const AllStates: StoryObj<typeof AllStatesView> = {
     const cancelling = region("Cancelling tray");
     await userEvent.click(cancelling.getByRole("button", { name: "Cancel Export" }));
     await expect(statusText(cancelling.getByRole("listitem", { name: "Export" }))).toBe("Cancelling…");
+  },
+};
+
+/** Every failure in the tray: each status, each interrupt reason and a malformed envelope, in words. */
+export const Failures: StoryObj<typeof StyledTray> = {
+  name: "Failures (every status and reason)",
+  render: () => <StyledTray aria-label="Failures" runs={FAILURE_RUNS} />,
+  play: async ({ canvasElement }) => {
+    const c = within(canvasElement);
+    const item = (name: string) => within(c.getByRole("listitem", { name }));
+    await expect(item("Verify invoice").getByText("The helper failed.")).toBeVisible();
+    await expect(item("Crawl shop").getByText("The helper was cancelled.")).toBeVisible();
+    await expect(
+      item("Interrupted: window-exceeded").getByText("The helper ran past the time it was given."),
+    ).toBeVisible();
+    await expect(item("Interrupted: recovery-deadline").getByText(/picked up again in time/)).toBeVisible();
+    await expect(item("Unreadable report").getByText(/its report could not be read/)).toBeVisible();
   },
 };
