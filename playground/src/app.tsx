@@ -18,10 +18,13 @@ import { ChildChatPanel } from "./child-chat.tsx";
 import { AGENT_CLASS, AGENT_HOST, AGENT_NAME, WORDS } from "./config.ts";
 import { Conversation } from "./conversation.tsx";
 import { LiveViewPanel } from "./live-view-panel.tsx";
+import { FollowAddressContext } from "./run-view.tsx";
 import { Tray } from "./tray.tsx";
 
+const ADDRESS = { agent: AGENT_CLASS, name: AGENT_NAME, host: AGENT_HOST };
+
 export function App() {
-  const agent = useAgent<Record<string, unknown>>({ agent: AGENT_CLASS, name: AGENT_NAME, host: AGENT_HOST });
+  const agent = useAgent<Record<string, unknown>>(ADDRESS);
   const chat = useAgentChat({ agent });
   const runs = useAgentToolEvents({ agent });
   const chatApprovals = useChatApprovals(chat, { agent });
@@ -56,14 +59,18 @@ export function App() {
 
       <main>
         {chat.messages.length === 0 && <p className="hint">Say one of: {WORDS.join(", ")}.</p>}
-        <Conversation
-          chat={chat}
-          runs={runs}
-          onDrillIn={setDrilled}
-          renderApproval={(part) =>
-            inline.filter((r) => r.toolCallId === part.toolCallId).map((r) => <Card key={r.id} request={r} />)
-          }
-        />
+        <FollowAddressContext.Provider value={ADDRESS}>
+          <Conversation
+            chat={chat}
+            runs={runs}
+            onDrillIn={setDrilled}
+            renderApproval={(part) =>
+              inline
+                .filter((r) => r.toolCallId === part.toolCallId)
+                .map((r) => <Card key={r.id} request={r} />)
+            }
+          />
+        </FollowAddressContext.Provider>
         <LiveViewPanel agent={agent} chat={chat} approvals={chatApprovals} />
         {chat.error && (
           <p role="alert">

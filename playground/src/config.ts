@@ -21,5 +21,6 @@ export const WORDS = [
   "expense 120",
   "deploy",
   "fail",
+  "nested",
   "slow",
 ];

@@ -1,23 +1,60 @@
 /** A child run beside its tool call, built from `AgentToolRun`, `Progress` and `MilestoneTimeline`. */
-import type { AgentToolRuns } from "@runboard/client";
+import type { AgentClientOptions, AgentToolRuns } from "@runboard/client";
 import type { AgentToolRun as Run } from "@runboard/protocol";
-import { AgentToolRun, MilestoneTimeline } from "@runboard/react";
-import type { ReactNode } from "react";
+import { AgentToolRun, MilestoneTimeline, type NestedRuns } from "@runboard/react";
+import { createContext, type ReactNode, useContext } from "react";
 import { RunProgress } from "./run-progress.tsx";
+
+/**
+ * The address the app's connection was made with. Top-level runs follow their child from it while open, so
+ * a child's own runs (the "nested" word) show inside it; without it (tests of the conversation) nothing follows.
+ */
+export const FollowAddressContext = createContext<AgentClientOptions | null>(null);
+
+type RenderPart = (part: Run["parts"][number], index: number) => ReactNode;
+
+/** A part of a child's transcript, and below a tool call the runs the child dispatched from it. */
+function transcriptPart(renderPart: RenderPart) {
+  return (part: Run["parts"][number], index: number, _run: Run, nested: NestedRuns | null) => {
+    const id = (part as { toolCallId?: unknown }).toolCallId;
+    const inner = nested && typeof id === "string" ? nested.getRunsForToolCall(id) : [];
+    return (
+      <>
+        {renderPart(part, index)}
+        {nested &&
+          inner.map((r) => (
+            <RunView key={r.runId} store={nested.runs} run={r} renderPart={renderPart} nested />
+          ))}
+      </>
+    );
+  };
+}
 
 export function RunView({
   store,
   run,
   renderPart,
   onDrillIn,
+  nested = false,
 }: {
   store: AgentToolRuns;
   run: Run;
-  renderPart: (part: Run["parts"][number], index: number) => ReactNode;
-  onDrillIn: (run: Run) => void;
+  renderPart: RenderPart;
+  /** Drill-in opens a child of the app's own agent; a nested run's child is one level deeper, so none. */
+  onDrillIn?: (run: Run) => void;
+  /** A run of a followed child: it follows on from its parent run, not from the app's address. */
+  nested?: boolean;
 }) {
+  const address = useContext(FollowAddressContext);
+  const follow = !nested && address ? { follow: address } : {};
   return (
-    <AgentToolRun.Root runs={store} runId={run.runId} onDrillIn={onDrillIn} className="run-card">
+    <AgentToolRun.Root
+      runs={store}
+      runId={run.runId}
+      {...(onDrillIn ? { onDrillIn } : {})}
+      {...follow}
+      className="run-card"
+    >
       <AgentToolRun.Header className="run-header">
         <AgentToolRun.Icon /> <AgentToolRun.Title className="run-title" />{" "}
         {run.display?.name && <AgentToolRun.AgentType className="muted" />}{" "}
@@ -38,13 +75,13 @@ export function RunView({
       </AgentToolRun.Result>
       <AgentToolRun.Content className="run-body">
         <AgentToolRun.Input />
-        <AgentToolRun.Transcript>{renderPart}</AgentToolRun.Transcript>
+        <AgentToolRun.Transcript>{transcriptPart(renderPart)}</AgentToolRun.Transcript>
         <AgentToolRun.Error role="alert" />
         <AgentToolRun.Interrupted />
         <div className="actions run-actions">
           <AgentToolRun.Retry>Retry</AgentToolRun.Retry>
           <AgentToolRun.Reconnect>Reconnect</AgentToolRun.Reconnect>
-          <AgentToolRun.DrillIn>Open the helper's chat</AgentToolRun.DrillIn>
+          {onDrillIn && <AgentToolRun.DrillIn>Open the helper's chat</AgentToolRun.DrillIn>}
         </div>
       </AgentToolRun.Content>
     </AgentToolRun.Root>
