@@ -9,6 +9,7 @@ export * from "./agent-tool-runs.ts";
 export * from "./approvals/index.ts";
 export * from "./chunk-applier.ts";
 export * from "./concurrency-limit.ts";
+export * from "./detached-dispatch.ts";
 export * from "./encode.ts";
 export * from "./event-label.ts";
 export * from "./frame-limits.ts";

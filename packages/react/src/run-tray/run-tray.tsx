@@ -12,6 +12,8 @@ import type {
 } from "../agent-tool-run/run-parts.tsx";
 import { Dismiss, DrillIn, Stalled } from "./tray-actions.tsx";
 import { Announcer } from "./tray-announcer.tsx";
+import { ClearFinished } from "./tray-cleanup.tsx";
+import { Link } from "./tray-focus.tsx";
 import { Badge, Empty, Item, List, Trigger } from "./tray-list.tsx";
 import { runTrayParts as trayParts } from "./tray-parts.tsx";
 import { Root } from "./tray-root.tsx";
@@ -25,6 +27,8 @@ export {
   useRunTrayDrillIn,
 } from "./tray-actions.tsx";
 export type { RunTrayAnnouncerProps } from "./tray-announcer.tsx";
+export { type RunTrayClearFinishedProps, useRunTrayClearFinished } from "./tray-cleanup.tsx";
+export { focusRunInTray, type RunTrayLinkProps, runTrayItemId } from "./tray-focus.tsx";
 export {
   type RunTrayBadgeProps,
   type RunTrayEmptyProps,
@@ -73,6 +77,7 @@ export type RunTrayElapsedProps = RunElapsedProps;
  *       <RunTray.Cancel /> <RunTray.Retry /> <RunTray.Reconnect /> <RunTray.DrillIn /> <RunTray.Dismiss />
  *     </RunTray.Item>
  *   </RunTray.List>
+ *   <RunTray.ClearFinished />
  *   <RunTray.Empty />
  *   <RunTray.Announcer />
  * </RunTray.Root>
@@ -104,6 +109,8 @@ export const RunTray = {
   Reconnect,
   DrillIn,
   Dismiss,
+  ClearFinished,
+  Link,
   Empty,
   Announcer,
 };

@@ -30,6 +30,7 @@ import {
   usePartContext,
 } from "../primitives/index.ts";
 import { Dismiss, DrillIn, Stalled } from "./tray-actions.tsx";
+import { runTrayItemId } from "./tray-focus.tsx";
 import { runTrayParts as run } from "./tray-parts.tsx";
 import { TrayContext } from "./tray-root.tsx";
 import { Input, Recovery, Summary } from "./tray-run-details.tsx";
@@ -228,6 +229,9 @@ export function Item({ run: own, children = itemContent, ...props }: RunTrayItem
   if (scope === null)
     throw new Error("<RunTray.Item> must be rendered inside <RunTray.List>. Wrap it in <RunTray.List>.");
   return renderPart("li", {
+    // Stable, so `RunTray.Link` (and `#` links) can reach the item; focusable for the link to move focus here.
+    id: runTrayItemId(scope.run.runId),
+    tabIndex: -1,
     "aria-label": runTitle(scope.run),
     "data-status": scope.run.status,
     "data-tray-status": scope.status,

@@ -25,6 +25,8 @@ import {
   usePartContext,
   warnOnce,
 } from "../primitives/index.ts";
+import { useClearFinishedController } from "./tray-cleanup.tsx";
+import { useTrayFocusRequests } from "./tray-focus.tsx";
 
 /** A callback the app supplies for a run action. */
 export type RunTrayAction = (run: AgentToolRun) => void;
@@ -47,6 +49,9 @@ export interface TrayContextValue {
   /** The actions' snapshot, so parts re-render when a cancel, retry or reconnect starts or ends. */
   cancels: RunActionsSnapshot;
   dismiss: RunTrayAction;
+  /** Clear finished (null when nothing listed is finished or a clear is on its way), and whether one is. */
+  clearFinished: (() => void) | null;
+  clearing: boolean;
   onDrillIn: RunTrayAction | undefined;
   triggerRef: RefObject<HTMLElement | null>;
 }
@@ -82,6 +87,13 @@ export interface RunTrayRootProps extends Omit<PrimitiveProps<"section">, "onErr
   onRetry?: RunTrayAction;
   /** Re-attaches to a child still running your own way (wins over `agent`). Enables `RunTray.Reconnect`. */
   onReconnect?: RunTrayAction;
+  /**
+   * Clears the finished runs your way before `RunTray.ClearFinished` takes them off the list (e.g. a callable
+   * deleting them on the agent); a rejection leaves them listed. Without it, the button only dismisses them.
+   */
+  onClearFinished?: (runs: readonly AgentToolRun[]) => unknown;
+  /** `onClearFinished` failed (the runs stay and the button works again). Default: `onError`. */
+  onClearError?: (error: unknown) => void;
 }
 
 /**
@@ -108,6 +120,8 @@ export function Root({
   onReconnect,
   retryMethod,
   reconnectMethod,
+  onClearFinished,
+  onClearError,
   ...props
 }: RunTrayRootProps) {
   if (runsProp === undefined)
@@ -140,8 +154,20 @@ export function Root({
     (run: AgentToolRun) => setDismissed((d) => withDismissed(d, run)),
     [setDismissed],
   );
+  const dismissAll = useCallback(
+    (finished: readonly AgentToolRun[]) => setDismissed((d) => finished.reduce(withDismissed, d)),
+    [setDismissed],
+  );
   const toggle = useCallback(() => setOpen((o) => !o), [setOpen]);
   const visible = useMemo(() => visibleRuns(runs, dismissed), [runs, dismissed]);
+  const { clearFinished, clearing } = useClearFinishedController({
+    visible,
+    dismissAll,
+    onClearFinished,
+    onClearError,
+    onError,
+  });
+  useTrayFocusRequests(runs, open, setOpen);
   const listId = `${useId()}-list`;
   const named = props["aria-label"] !== undefined || props["aria-labelledby"] !== undefined;
   const value: TrayContextValue = {
@@ -165,6 +191,8 @@ export function Root({
     },
     cancels,
     dismiss,
+    clearFinished,
+    clearing,
     onDrillIn,
     triggerRef,
   };
