@@ -18,6 +18,15 @@ export interface UseAgentToolEventsResult extends AgentToolRunsState {
   getRunsForToolCall(toolCallId: string): readonly AgentToolRun[];
   /** Forgets every run here (not on the server: the next reconnect replays them). */
   resetLocalState(): void;
+  /**
+   * Clears the runs on the agent (its `clearRunsMethod` callable, default `clearHelperRuns`) and here; false
+   * when the call failed (`onClearError` ?? `onError` heard why; nothing changed). See `AgentToolRuns.clearRuns`.
+   */
+  clearRuns(): Promise<boolean>;
+  /** Clears the runs, then the chat's history (`useAgentChat().clearHistory`); see `AgentToolRuns.clearChat`. */
+  clearChat(chat: { clearHistory(): void }): Promise<boolean>;
+  /** True while a clear is on its way: disable your Clear button. */
+  clearing: boolean;
   /** The store, for `useAgentToolRun`. */
   store: AgentToolRuns;
 }
@@ -51,6 +60,10 @@ export function useAgentToolEvents(options: AgentToolRunsOptions): UseAgentToolE
   useEffect(() => store.followAgent());
   const state = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
   const resetLocalState = useMemo(() => () => store.resetLocalState(), [store]);
+  const clearRuns = useMemo(() => () => store.clearRuns(), [store]);
+  const clearChat = useMemo(() => (chat: { clearHistory(): void }) => store.clearChat(chat), [store]);
+  const readClearing = () => store.clearing;
+  const clearing = useSyncExternalStore(store.subscribeClearing, readClearing, readClearing);
   const byCall = state.runsByToolCallId;
   const getRunsForToolCall = useMemo(
     () =>
@@ -62,6 +75,9 @@ export function useAgentToolEvents(options: AgentToolRunsOptions): UseAgentToolE
     ...state,
     getRunsForToolCall,
     resetLocalState,
+    clearRuns,
+    clearChat,
+    clearing,
     store,
   };
 }
