@@ -116,6 +116,9 @@ function childTool(
   });
 }
 
+/** After a restart, how long a re-attached child may stay silent before recovery gives up on it. */
+const RECOVERY_NO_PROGRESS_MS = 3000;
+
 /** How long the `crawl` tool waits for its silent Crawler before it cancels it. */
 const CRAWL_GIVE_UP_MS = 1500;
 
@@ -215,6 +218,12 @@ function sharedTools(host: HostAgent): ToolSet {
       inputSchema: z.object({ task: z.string() }),
       displayName: "Planner",
     }),
+    // A silent Crawler through the real `agentTool()` that nobody cancels: the restart test stops the Worker
+    // while it runs, and the parent's recovery seals it `interrupted` (the only way agents 0.32 does).
+    crawlUntilRestart: agentTool(Crawler, {
+      description: "Crawl a site in a Crawler sub-agent, for as long as it takes",
+      inputSchema: z.object({ site: z.string() }),
+    }),
     factCheck: childTool(host, FactChecker, {
       description: "Check a claim in a FactChecker sub-agent",
       inputSchema: z.object({ claim: z.string() }),
@@ -311,6 +320,8 @@ interface ChatState extends WorkflowState {
 
 /** The AIChatAgent host (`/agents/chat-agent/<name>`). */
 export class ChatAgent extends AIChatAgent<Cloudflare.Env, ChatState> {
+  /** A recovered child that stays silent this long is sealed `interrupted` (default 120 s). */
+  static options = { agentToolReattachNoProgressTimeoutMs: RECOVERY_NO_PROGRESS_MS };
   initialState: ChatState = { counter: 0 };
   origin = DEFAULT_ORIGIN;
 
@@ -380,6 +391,12 @@ export class ChatAgent extends AIChatAgent<Cloudflare.Env, ChatState> {
     return retryRun(this, runId);
   }
 
+  /** The kit's clear-runs convention (docs/protocol.md#clearing-runs): deletes every retained agent-tool run. */
+  @callable()
+  async clearHelperRuns() {
+    await this.clearAgentToolRuns();
+  }
+
   @callable()
   liveView(opts?: { mode?: "tab" | "devtools" }) {
     return liveViewSession(this.origin, opts?.mode === "devtools" ? "devtools" : "tab");
@@ -408,6 +425,8 @@ export class ChatAgent extends AIChatAgent<Cloudflare.Env, ChatState> {
  * approval-gated action (the ordinary `cf_agent_tool_approval` flow, with an approval descriptor).
  */
 export class ThinkAgent extends Think<Cloudflare.Env> {
+  /** As `ChatAgent.options`. */
+  static options = { agentToolReattachNoProgressTimeoutMs: RECOVERY_NO_PROGRESS_MS };
   origin = DEFAULT_ORIGIN;
 
   async onConnect(_connection: Connection, ctx: ConnectionContext) {
@@ -474,6 +493,12 @@ export class ThinkAgent extends Think<Cloudflare.Env> {
   @callable()
   async retryAgentTool(runId: string) {
     return retryRun(this, runId);
+  }
+
+  /** The kit's clear-runs convention (docs/protocol.md#clearing-runs): deletes every retained agent-tool run. */
+  @callable()
+  async clearHelperRuns() {
+    await this.clearAgentToolRuns();
   }
 
   @callable()
