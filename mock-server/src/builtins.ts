@@ -34,7 +34,12 @@ type Fn = CallableSpec["fn"];
 const common: Record<string, (inst: CallableHost) => Fn> = {
   liveView: (inst) => (_api, opts) => {
     const mode = (opts as { mode?: unknown } | undefined)?.mode === "devtools" ? "devtools" : "tab";
-    return inst.liveView(mode);
+    return inst.refreshLiveView(mode);
+  },
+  // Ends the pretend browser session: `liveView()` then answers null until a turn opens a browser again.
+  closeBrowser: (inst) => () => {
+    inst.closeBrowser();
+    return true;
   },
   approve: (inst) => (_api, id, by) =>
     resolveWorkflow(inst, id, { status: "approved", ...(typeof by === "string" ? { approvedBy: by } : {}) }),

@@ -46,6 +46,10 @@ export interface CallableHost {
   /** Server-side setState: persisted, then broadcast to every socket. */
   setState(state: unknown): void;
   liveView(mode: LiveViewMode): LiveViewSession;
+  /** The `liveView()` callable: a fresh session, or `null` once `closeBrowser()` closed it (until a turn opens one). */
+  refreshLiveView(mode: LiveViewMode): LiveViewSession | null;
+  /** The `closeBrowser()` callable: the agent's browser is gone, so `liveView()` answers `null`. */
+  closeBrowser(): void;
   /** `cancelAgentTool`: false when there is no such run or it already ended. */
   cancelRun(runId: string, reason?: string): boolean;
   /** `retryAgentTool`: re-dispatches a run by its id (see `RunRegistry.retry`); throws for an unknown id. */

@@ -41,6 +41,8 @@ export class AgentInstance implements RpcHost, RunHost, ChildHost {
   readonly children = new Map<string, AgentInstance>();
   readonly runs: RunRegistry;
   readonly executions = new DurableExecutions();
+  // Set by the `closeBrowser()` callable; an `openBrowser` turn opens one again.
+  private browserClosed = false;
   /** Hooks for a child run: where its chunks go besides its own sockets. */
   forward?: (body: string, stored: boolean) => void;
   private readonly resume: ResumeHandshake;
@@ -307,9 +309,20 @@ export class AgentInstance implements RpcHost, RunHost, ChildHost {
     if (updated) this.broadcast({ type: "cf_agent_message_updated", message: updated });
   }
 
-  /** Mints a Live View session on this server. */
+  /** Mints a Live View session on this server (an `openBrowser` turn: the browser is open again). */
   liveView(mode: LiveViewMode): LiveViewSession {
+    this.browserClosed = false;
     return this.svc.liveView(mode);
+  }
+
+  /** The `liveView()` callable: `null` after `closeBrowser()`, as an agent whose browser session is gone answers. */
+  refreshLiveView(mode: LiveViewMode): LiveViewSession | null {
+    return this.browserClosed ? null : this.svc.liveView(mode);
+  }
+
+  /** The `closeBrowser()` callable. */
+  closeBrowser(): void {
+    this.browserClosed = true;
   }
 
   /** `cancelAgentTool(runId, reason)`: the child stops and the run ends `aborted`. */

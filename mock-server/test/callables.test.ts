@@ -175,6 +175,18 @@ describe("Live View", () => {
     expect(again.targets[0]?.url).not.toBe(s.targets[0]?.url);
     await c.close();
   });
+
+  it("closeBrowser(): liveView() then answers null (a closed session), until an openBrowser turn opens one", async () => {
+    const c = await connected(chatPath(room("lv-closed")));
+    expect((await c.rpc("closeBrowser")).result).toBe(true);
+    const closed = await c.rpc("liveView", { mode: "tab" });
+    expect(closed).toMatchObject({ success: true });
+    expect(closed.result ?? null).toBeNull();
+    c.ask("r1", "browse my orders");
+    await c.done("r1");
+    expect(((await c.rpc("liveView", {})).result as Session).targets).toHaveLength(2);
+    await c.close();
+  });
 });
 
 describe("workflow approvals", () => {

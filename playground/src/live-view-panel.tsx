@@ -1,17 +1,18 @@
 /**
  * The Live View of the browser the agent opened (the `openBrowser` tool's output): watch it, take over to sign
  * in, then "Done, continue" answers the agent's pending `continueAfterLogin` approval. Fresh URLs come from the
- * agent's `liveView` callable before the old ones expire.
+ * agent's `liveView` callable before the old ones expire, after every agent turn (so tabs it opened show), and
+ * on Reload; a tool's `{ needsHumanLogin: url }` hand-off is shown too, and a closed session reads "Session ended.".
  */
 import type { AgentClient } from "@runboard/client";
 import {
   type ApprovalRequest,
+  type LiveViewHandOff,
   type LiveViewMode,
-  type LiveViewSession,
   parseLiveViewSession,
 } from "@runboard/protocol";
 import { LiveView, type UseAgentChatResult } from "@runboard/react";
-import { useCallback, useMemo } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { AGENT_HOST } from "./config.ts";
 
 /**
@@ -36,18 +37,23 @@ export function LiveViewPanel({
   chat: UseAgentChatResult;
   approvals: ApprovalRequest[];
 }) {
-  // The latest browser the agent opened in this conversation.
+  // The latest browser the agent opened in this conversation, or a tool's `{ needsHumanLogin: url }` hand-off.
   const output = useMemo(() => {
     for (const m of [...chat.messages].reverse())
-      for (const p of [...m.parts].reverse())
-        if (p.type === "tool-openBrowser" && "output" in p && p.output !== undefined) return p.output;
+      for (const p of [...m.parts].reverse()) {
+        if (!p.type.startsWith("tool-") || !("output" in p) || p.output === undefined) continue;
+        const o = p.output as { needsHumanLogin?: unknown } | null;
+        if (p.type === "tool-openBrowser" || (typeof o === "object" && o?.needsHumanLogin !== undefined))
+          return p.output;
+      }
     return undefined;
   }, [chat.messages]);
   const session = useMemo(() => parseLiveViewSession(output), [output]);
   const refresh = useCallback(
-    ({ mode }: { mode: LiveViewMode }) => agent.call<LiveViewSession>("liveView", [{ mode }]),
+    ({ mode }: { mode: LiveViewMode }) => agent.call<LiveViewHandOff | null>("liveView", [{ mode }]),
     [agent],
   );
+  const turns = useFinishedTurns(chat.status);
   // Still offered while the decision travels, so the button shows "pending" instead of vanishing mid-press.
   const pending = approvals.find(
     (r) => r.name === "continueAfterLogin" && (r.status === "requested" || r.status === "submitting"),
@@ -57,6 +63,7 @@ export function LiveViewPanel({
     <LiveView.Root
       session={session}
       refresh={refresh}
+      refreshKey={turns}
       allowedOrigins={ORIGINS}
       allowLoopbackHttp={import.meta.env.DEV}
       onContinue={pending ? () => pending.decide({ approved: true }) : undefined}
@@ -69,6 +76,7 @@ export function LiveViewPanel({
         <LiveView.TakeOver />
         <LiveView.Continue className="primary" />
         <LiveView.OpenInNewTab className="lv-open" />
+        <LiveView.Reload />
       </div>
       <LiveView.TabList className="lv-tabs" />
       <LiveView.Panels>
@@ -83,4 +91,16 @@ export function LiveViewPanel({
       <LiveView.Status className="muted lv-status" />
     </LiveView.Root>
   );
+}
+
+/** How many agent turns have finished on this page: it goes up each time the chat stops being busy. */
+function useFinishedTurns(status: UseAgentChatResult["status"]): number {
+  const [turns, setTurns] = useState(0);
+  const busy = status === "submitted" || status === "streaming";
+  const wasBusy = useRef(busy);
+  useEffect(() => {
+    if (wasBusy.current && !busy) setTurns((n) => n + 1);
+    wasBusy.current = busy;
+  }, [busy]);
+  return turns;
 }
