@@ -25,7 +25,7 @@ import {
   usePartContext,
   warnOnce,
 } from "../primitives/index.ts";
-import { useClearFinishedController } from "./tray-cleanup.tsx";
+import { useClearFinishedController } from "./tray-clear-controller.ts";
 import { useTrayFocusRequests } from "./tray-focus.tsx";
 
 /** A callback the app supplies for a run action. */
