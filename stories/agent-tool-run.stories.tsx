@@ -1,7 +1,14 @@
-import type { CallableAgent } from "@runboard/client";
+import type { AgentClientOptions, AgentToolRuns, CallableAgent } from "@runboard/client";
 import { delay, milestone, progress, text } from "@runboard/mock-server/msw";
 import { getRunsForToolCall, type Part, type AgentToolRun as RunData } from "@runboard/protocol";
-import { AgentToolRun, Progress, useAgentChat, useAgentToolEvents, useChildChat } from "@runboard/react";
+import {
+  AgentToolRun,
+  type NestedRuns,
+  Progress,
+  useAgentChat,
+  useAgentToolEvents,
+  useChildChat,
+} from "@runboard/react";
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { expect, userEvent, waitFor, within } from "storybook/test";
@@ -22,10 +29,29 @@ const run = (tool: string, agentType: string, extra: Record<string, unknown> = {
   ...extra,
 });
 
+/** Three levels below the parent: each child dispatches the next as an agent tool of its own. */
+const nestedLevel = (depth: number): ReturnType<typeof run> => {
+  const levels = [
+    ["plan", "Planner", "🗺", "Splitting the work; asking a researcher."],
+    ["research", "Researcher", "🔎", "Researching; asking a fact checker."],
+    ["factCheck", "FactChecker", "✔", "Checking the claim against 3 sources."],
+  ] as const;
+  const [tool, agentType, icon, says] = levels[depth - 1] ?? levels[0];
+  return run(tool, agentType, {
+    display: { name: agentType, icon },
+    steps: [
+      text(says, { delayMs: 20 }),
+      ...(depth < levels.length ? [{ kind: "agent-tool" as const, runs: [nestedLevel(depth + 1)] }] : []),
+      text(` ${agentType} done.`, { delayMs: 20 }),
+    ],
+  });
+};
+
 // One word per state: each story sends its word, the scripted child run ends the way the name says.
 defineStoryAgent("RunStoryAgent", {
   host: "ai-chat",
   turns: [
+    { match: /^nested$/, steps: [{ kind: "agent-tool", runs: [nestedLevel(1)] }] },
     {
       match: /^running$/,
       steps: [
@@ -180,7 +206,7 @@ defineStoryAgent("RunStoryAgent", {
 });
 
 interface RunView {
-  renderPart: (part: Part) => ReactNode;
+  renderPart: (part: Part, nested?: NestedRuns | null) => ReactNode;
 }
 
 /** The part renderer a chat uses; the child transcripts go through the same one, so nesting recurses. */
@@ -191,16 +217,34 @@ function usePartRenderer(
     onReconnect: (r: RunData) => void;
     onDrillIn: (r: RunData) => void;
     agent?: CallableAgent;
+    /** The chat's address: open runs follow their child, whose own runs then show inside them. */
+    follow?: AgentClientOptions;
   },
 ): RunView {
+  const { follow, ...cardActions } = actions;
   const view: RunView = {
-    renderPart: (part) => {
+    renderPart: (part, nested) => {
       if (part.type === "text") return <p className="rb-text">{part.text}</p>;
       if (part.type === "reasoning") return <p className="rb-reasoning">{part.text}</p>;
       if (!("toolCallId" in part)) return null;
-      const runs = getRunsForToolCall(runsByToolCallId, part);
+      // A followed child's runs come from its own connection (nested); the chat's from the chat's.
+      const runs = nested
+        ? nested.getRunsForToolCall(String(part.toolCallId))
+        : getRunsForToolCall(runsByToolCallId, part);
       if (runs.length === 0) return <p className="rb-tool">Tool {part.type.slice(5)}</p>;
-      return runs.map((r) => <RunCard key={r.runId} run={r} renderPart={view.renderPart} {...actions} />);
+      if (nested)
+        return runs.map((r) => (
+          <RunCard key={r.runId} run={r} store={nested.runs} renderPart={view.renderPart} />
+        ));
+      return runs.map((r) => (
+        <RunCard
+          key={r.runId}
+          run={r}
+          renderPart={view.renderPart}
+          {...cardActions}
+          {...(follow ? { follow } : {})}
+        />
+      ));
     },
   };
   return view;
@@ -210,13 +254,19 @@ function usePartRenderer(
 function RunCard({
   run,
   renderPart,
+  store,
+  follow,
   onRetry,
   onReconnect,
   onDrillIn,
   agent,
 }: {
   run: RunData;
-  renderPart: (part: Part) => ReactNode;
+  renderPart: (part: Part, nested?: NestedRuns | null) => ReactNode;
+  /** The store of a followed child, for a nested run: the card then reads the run from it as it changes. */
+  store?: AgentToolRuns;
+  /** The chat's address, for a top-level run that follows its child while open. */
+  follow?: AgentClientOptions;
   /** The connection whose `cancelAgentTool` Cancel calls; without it Cancel stays disabled. */
   agent?: CallableAgent;
   onRetry?: (r: RunData) => void;
@@ -225,7 +275,8 @@ function RunCard({
 }) {
   return (
     <AgentToolRun.Root
-      run={run}
+      {...(store ? { runs: store, runId: run.runId } : { run })}
+      {...(follow ? { follow } : {})}
       className="rb-run"
       {...(onRetry ? { onRetry } : {})}
       {...(onReconnect ? { onReconnect } : {})}
@@ -252,7 +303,7 @@ function RunCard({
       <AgentToolRun.Content className="rb-run-content">
         <AgentToolRun.Input className="rb-run-input" />
         <AgentToolRun.Transcript className="rb-run-transcript" aria-label="Agent transcript">
-          {renderPart}
+          {(part, _i, _run, nested) => renderPart(part, nested)}
         </AgentToolRun.Transcript>
         <AgentToolRun.Result className="rb-run-result" maxLines={4} />
         <AgentToolRun.Failure className="rb-run-error" />
@@ -295,7 +346,7 @@ function ChildChatPanel({
 }
 
 /** A chat on the scripted agent that sends `word` once connected and shows the runs beside their tool calls. */
-function RunChat({ word }: { word: string }) {
+function RunChat({ word, follow = false }: { word: string; follow?: boolean }) {
   const agent = useStoryAgent({ agent: "RunStoryAgent" });
   const chat = useAgentChat({ agent });
   const runs = useAgentToolEvents({ agent, storage: null });
@@ -315,6 +366,7 @@ function RunChat({ word }: { word: string }) {
     onReconnect: () => agent.reconnect(),
     onDrillIn: setDrilled,
     agent,
+    ...(follow ? { follow: { agent: "RunStoryAgent", name: agent.name, host: window.location.host } } : {}),
   });
   return (
     <div className="rb-chat">
@@ -487,77 +539,29 @@ export const DrillIn: Story = {
   },
 };
 
-// Grandchild events go to the child's own sockets, never to the parent's (docs/protocol.md#agent-tool-events), so the scripted
-// server cannot put a nested run in the parent's store; this story builds the state an app holding both
-// stores would have, to show the same renderer recursing.
-const nestedRuns: Record<string, RunData[]> = {
-  "call-outer": [
-    {
-      runId: "agent-tool:call-outer",
-      agentType: "Planner",
-      display: { name: "Planner", icon: "🗺" },
-      order: 0,
-      status: "running",
-      parts: [
-        { type: "text", text: "Splitting the work; asking a researcher." },
-        {
-          type: "tool-research",
-          toolCallId: "call-inner",
-          state: "input-available",
-          input: { query: "queues" },
-        } as Part,
-      ],
-      milestones: [],
-      subAgent: { agent: "Planner", name: "agent-tool:call-outer" },
-    },
-  ],
-  "call-inner": [
-    {
-      runId: "agent-tool:call-inner",
-      agentType: "Researcher",
-      display: { name: "Researcher", icon: "🔎" },
-      parentToolCallId: "call-inner",
-      order: 0,
-      status: "completed",
-      summary: "Queues are ordered per key.",
-      parts: [{ type: "text", text: "Queues are ordered per key." }],
-      milestones: [],
-      subAgent: { agent: "Researcher", name: "agent-tool:call-inner" },
-    },
-  ],
-};
-
-function NestedRun() {
-  const noop = () => {};
-  const { renderPart } = usePartRenderer(
-    { runsByToolCallId: nestedRuns },
-    { onRetry: noop, onReconnect: noop, onDrillIn: noop },
-  );
-  return (
-    <div className="rb-chat">
-      {renderPart({
-        type: "tool-plan",
-        toolCallId: "call-outer",
-        state: "input-available",
-        input: {},
-      } as Part)}
-    </div>
-  );
-}
-
-export const Nested: StoryObj<typeof NestedRun> = {
+// Grandchild events go only to the child's own connection (docs/protocol.md#nested-runs): an open run follows
+// its child, so the levels below it come from the scripted server's frames, one connection per open level.
+export const Nested: Story = {
   name: "Nested run",
-  render: () => <NestedRun />,
+  args: { word: "nested", follow: true },
   play: async ({ canvasElement }) => {
     const outer = await findRun(canvasElement, "Planner");
     expect(outer).toHaveAttribute("data-depth", "0");
-    const inner = within(outer).getByRole("group", { name: "Researcher" });
+    await waitFor(() => expect(outer).toHaveAttribute("data-status", "completed"), { timeout: 10_000 });
+    // Completed runs close; opening one follows its child.
+    const open = async (group: HTMLElement, name: string) => {
+      const trigger = within(group).getAllByRole("button", { name: `Details of ${name}` })[0] as HTMLElement;
+      if (trigger.getAttribute("aria-expanded") === "false") await userEvent.click(trigger);
+    };
+    await open(outer, "Planner");
+    const inner = await within(outer).findByRole("group", { name: "Researcher" }, { timeout: 8000 });
     expect(inner).toHaveAttribute("data-depth", "1");
-    // The inner run completed before it was first seen: closed, and opened on request.
-    const trigger = within(inner).getByRole("button", { name: /Details/ });
-    expect(trigger).toHaveAttribute("aria-expanded", "false");
-    await userEvent.click(trigger);
-    expect(within(inner).getAllByText("Queues are ordered per key.")[0]).toBeVisible();
+    expect(outer).toHaveAttribute("data-following");
+    await open(inner, "Researcher");
+    const innermost = await within(inner).findByRole("group", { name: "FactChecker" }, { timeout: 8000 });
+    expect(innermost).toHaveAttribute("data-depth", "2");
+    await open(innermost, "FactChecker");
+    await waitFor(() => expect(within(innermost).getAllByText(/FactChecker done\./)[0]).toBeVisible());
   },
 };
 
