@@ -253,7 +253,7 @@ const lines = [
   "",
   `### Streaming ${RATE.toLocaleString("en")} chunks/s into a ${HISTORY.toLocaleString("en")}-message transcript`,
   "",
-  `Own turn, ${PACED.toLocaleString("en")} deltas paced on the wall clock (reads every 16 ms) into a rendered transcript, a memoized row per message with its parts through \`MessageParts\`: runboard's list through \`useChatMessageIds()\` and each row through \`useChatMessage(id)\`; the official hook's list maps \`chat.messages\` as apps do today (so does the \"list from chat.messages\" row, on our hook). CPU time of the process from the first chunk until the final text is on screen; median of ${RUNS} runs each, alternating. The floor parses the same frames at the same pace.`,
+  `Own turn, ${PACED.toLocaleString("en")} deltas paced on the wall clock (reads every 16 ms) into a rendered transcript, a memoized row per message with its parts through \`MessageParts\`: runboard's list through \`useChatMessageIds()\` and each row through \`useChatMessage(id)\`; the official hook's list maps \`chat.messages\` as apps do today (so does the "list from chat.messages" row, on our hook). CPU time of the process from the first chunk until the final text is on screen; median of ${RUNS} runs each, alternating. The floor parses the same frames at the same pace.`,
   "",
   "| contender | CPU ms | commits | unchanged-message renders | lag after last chunk, ms |",
   "| --- | ---: | ---: | ---: | ---: |",
