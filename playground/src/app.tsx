@@ -26,7 +26,12 @@ const ADDRESS = { agent: AGENT_CLASS, name: AGENT_NAME, host: AGENT_HOST };
 export function App() {
   const agent = useAgent<Record<string, unknown>>(ADDRESS);
   const chat = useAgentChat({ agent });
-  const runs = useAgentToolEvents({ agent });
+  const [clearFailure, setClearFailure] = useState<string | null>(null);
+  // Clear deletes the runs on the agent (its clearHelperRuns callable) before the history, so no tab replays them.
+  const runs = useAgentToolEvents({
+    agent,
+    onClearError: (e) => setClearFailure(`Could not clear: ${e instanceof Error ? e.message : String(e)}`),
+  });
   const chatApprovals = useChatApprovals(chat, { agent });
   const executions = useExecutionApprovals(agent, { messages: chat.messages });
   const workflow = useWorkflowApprovals(agent);
@@ -102,9 +107,17 @@ export function App() {
           >
             Regenerate
           </button>
-          <button type="button" onClick={() => chat.clearHistory()} disabled={chat.messages.length === 0}>
-            Clear
+          <button
+            type="button"
+            onClick={() => {
+              setClearFailure(null);
+              void runs.clearChat(chat);
+            }}
+            disabled={chat.messages.length === 0 || runs.clearing}
+          >
+            {runs.clearing ? "Clearing…" : "Clear"}
           </button>
+          {clearFailure && <p role="alert">{clearFailure}</p>}
         </form>
       </main>
 

@@ -21,6 +21,7 @@ import {
   type MessagePartsComponents,
   type MessagePartsRuns,
   type ReasoningPartProps,
+  RunTray,
   type TextPartProps,
   type ToolPartProps,
   type UseAgentChatResult,
@@ -121,6 +122,8 @@ function Tool({ part, toolName, state, inputText, outputText, errorText, childre
       {children}
       {liveView && <p className="output muted">Live view session opened: see the agent's browser below.</p>}
       {outputText && !liveView && <pre className="output">{outputText}</pre>}
+      {/* A detached dispatch answers { runId, status }: the run itself is in the tray. */}
+      {state === "output-available" && <RunTray.Link output={part.output} className="link" />}
       {state === "output-error" && <p role="alert">{errorText}</p>}
     </div>
   );

@@ -49,6 +49,7 @@ export function Tray({
             <RunTray.Input className="muted tray-input" />
             <RunTray.Progress className="progress">
               <Progress.Indicator className="progress-indicator" />
+              <Progress.Data className="muted">{(data) => JSON.stringify(data)}</Progress.Data>
             </RunTray.Progress>
             <p className="tray-text">
               <RunTray.Phase className="phase" /> <RunTray.Message className="muted" />
@@ -68,6 +69,7 @@ export function Tray({
           </RunTray.Item>
         )}
       </RunTray.List>
+      <RunTray.ClearFinished className="tray-clear" />
       <RunTray.Empty className="muted">No background runs. Try “background”.</RunTray.Empty>
       {failure && <p role="alert">{failure}</p>}
       <RunTray.Announcer />
