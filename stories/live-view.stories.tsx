@@ -451,6 +451,8 @@ export const RefreshError: Story = {
 
 const never = () => new Promise<LiveViewSession>(() => {});
 const failing = () => Promise.reject(new Error("Live View service unavailable"));
+// The agent closed its browser: `liveView()` answers null.
+const closed = async () => null;
 
 /** Every state side by side, for visual review. */
 function AllStatesStage() {
@@ -495,6 +497,7 @@ function AllStatesStage() {
       state: "error",
       node: <View aria-label="error" session={session} refresh={failing} refreshMarginMs={300_000} />,
     },
+    { caption: "session ended", state: "ended", node: <View aria-label="ended" refresh={closed} /> },
   ];
   return (
     <ul className="lv-states">
