@@ -49,34 +49,94 @@ function useSource<M extends UIMessage>(chat: ChatMessagesInput<M> | undefined, 
   return source as ChatMessagesSource<M>;
 }
 
-/** The source's `subscribe`, bound and stable per source (a store's method may rely on `this`). */
-function useSubscribe(source: ChatMessagesSource) {
-  return useCallback((fn: () => void) => source.subscribe(fn), [source]);
-}
-
-interface Derived {
-  ids: readonly string[];
-  byId: Map<string, UIMessage> | undefined;
-}
-/** Per published messages array: its ids and (built on first use) its index by id. */
-const derived = new WeakMap<readonly UIMessage[], Derived>();
+/** Per published messages array: its ids, kept as the same array while the ids are the same. */
+const idsOf = new WeakMap<readonly UIMessage[], readonly string[]>();
 /** The ids last handed out per store: kept while the ids are the same, so deltas do not change them. */
 const lastIds = new WeakMap<object, readonly string[]>();
+/** Position of each id, per ids array (built once per change of the ids, not per delta). */
+const positions = new WeakMap<readonly string[], Map<string, number>>();
 
-function derive(source: ChatMessagesSource, messages: readonly UIMessage[]): Derived {
-  let d = derived.get(messages);
-  if (d) return d;
+function idsFor(source: ChatMessagesSource, messages: readonly UIMessage[]): readonly string[] {
+  let ids = idsOf.get(messages);
+  if (ids) return ids;
   const before = lastIds.get(source);
-  let ids: readonly string[];
   if (before && before.length === messages.length && messages.every((m, i) => m.id === before[i]))
     ids = before;
   else {
     ids = messages.map((m) => m.id);
     lastIds.set(source, ids);
   }
-  d = { ids, byId: undefined };
-  derived.set(messages, d);
-  return d;
+  idsOf.set(messages, ids);
+  return ids;
+}
+
+function messageAt(source: ChatMessagesSource, messages: readonly UIMessage[], id: string) {
+  const ids = idsFor(source, messages);
+  let at = positions.get(ids);
+  if (!at) {
+    at = new Map(ids.map((x, i) => [x, i]));
+    positions.set(ids, at);
+  }
+  const i = at.get(id);
+  return i === undefined ? undefined : messages[i];
+}
+
+/**
+ * One subscription to the store per chat, fanned out: on each change the rows whose message object changed
+ * are told, the others are not called at all (with 2,000 rows, calling every row's check per delta would
+ * cost more than rendering the one that changed).
+ */
+interface Hub {
+  messages: readonly UIMessage[];
+  ids: Set<() => void>;
+  rows: Map<string, Set<() => void>>;
+  stop: (() => void) | undefined;
+}
+const hubs = new WeakMap<ChatMessagesSource, Hub>();
+
+function hubOf(source: ChatMessagesSource): Hub {
+  let hub = hubs.get(source);
+  if (!hub) {
+    hub = { messages: source.getSnapshot().messages, ids: new Set(), rows: new Map(), stop: undefined };
+    hubs.set(source, hub);
+  }
+  return hub;
+}
+
+function changed(source: ChatMessagesSource, hub: Hub) {
+  const prev = hub.messages;
+  const next = source.getSnapshot().messages;
+  if (next === prev) return;
+  hub.messages = next;
+  const idsChanged = idsFor(source, prev) !== idsFor(source, next);
+  if (idsChanged) {
+    for (const fn of [...hub.ids]) fn();
+    // Rare (a message added or removed): every row checks its own message.
+    for (const set of [...hub.rows.values()]) for (const fn of [...set]) fn();
+    return;
+  }
+  for (let i = 0; i < next.length; i++) {
+    const m = next[i] as UIMessage;
+    if (m === prev[i]) continue;
+    const set = hub.rows.get(m.id);
+    if (set) for (const fn of [...set]) fn();
+  }
+}
+
+function listen(source: ChatMessagesSource, add: (hub: Hub) => () => void): () => void {
+  const hub = hubOf(source);
+  if (!hub.stop) {
+    hub.messages = source.getSnapshot().messages;
+    hub.stop = source.subscribe(() => changed(source, hub));
+  }
+  const remove = add(hub);
+  return () => {
+    remove();
+    if (hub.ids.size === 0 && hub.rows.size === 0) {
+      hub.stop?.();
+      hub.stop = undefined;
+    }
+  };
 }
 
 /**
@@ -98,8 +158,16 @@ function derive(source: ChatMessagesSource, messages: readonly UIMessage[]): Der
  */
 export function useChatMessageIds(chat?: ChatMessagesInput): readonly string[] {
   const source = useSource(chat, "useChatMessageIds");
-  const get = () => derive(source, source.getSnapshot().messages).ids;
-  return useSyncExternalStore(useSubscribe(source), get, get);
+  const subscribe = useCallback(
+    (fn: () => void) =>
+      listen(source, (hub) => {
+        hub.ids.add(fn);
+        return () => hub.ids.delete(fn);
+      }),
+    [source],
+  );
+  const get = () => idsFor(source, source.getSnapshot().messages);
+  return useSyncExternalStore(subscribe, get, get);
 }
 
 /**
@@ -112,14 +180,19 @@ export function useChatMessage<M extends UIMessage = UIMessage>(
   chat?: ChatMessagesInput<M>,
 ): M | undefined {
   const source = useSource(chat, "useChatMessage");
-  const get = () => {
-    const messages = source.getSnapshot().messages;
-    const d = derive(source, messages);
-    if (!d.byId) {
-      d.byId = new Map();
-      for (const m of messages) d.byId.set(m.id, m);
-    }
-    return d.byId.get(id) as M | undefined;
-  };
-  return useSyncExternalStore(useSubscribe(source), get, get);
+  const subscribe = useCallback(
+    (fn: () => void) =>
+      listen(source, (hub) => {
+        const set = hub.rows.get(id) ?? new Set<() => void>();
+        hub.rows.set(id, set);
+        set.add(fn);
+        return () => {
+          set.delete(fn);
+          if (set.size === 0) hub.rows.delete(id);
+        };
+      }),
+    [source, id],
+  );
+  const get = () => messageAt(source, source.getSnapshot().messages, id) as M | undefined;
+  return useSyncExternalStore(subscribe, get, get);
 }
