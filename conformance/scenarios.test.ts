@@ -409,7 +409,7 @@ for (const target of targets) {
           expect(recoveryFor(stopped as NonNullable<typeof stopped>)).toBe("reconnect");
         }
         // A tab opened later rebuilds the same failures from the transcript and the replayed runs.
-        const late = tab(target, host, t.address.name);
+        const late = tab(target, host, t.address.name as string);
         await until("late tab's failures", () =>
           [failed, stopped].every(
             (r) => late.runs.getSnapshot().runsById[r?.runId ?? ""]?.failure !== undefined,

@@ -210,6 +210,14 @@ export function hostRules(host: Host, hooks: ScriptHooks): Rule[] {
       steps: [[toolCall("plan", "plan", { task: "Splitting the work; asking a researcher." })]],
     },
     {
+      // Not in the mock: a child that runs until the Worker restarts (conformance/agent-tool-interrupted.test.ts).
+      match: /\bstall\b/i,
+      steps: [
+        [toolCall("crawlUntilRestart", "stall", { site: "https://shop.example" })],
+        [text("The crawl ended; the details are above.", "txt-after-tool")],
+      ],
+    },
+    {
       match: /\bslow\b/i,
       steps: [[text(Array.from({ length: 40 }, (_, i) => `word${i}`).join(" "), "txt-slow", 150)]],
     },
