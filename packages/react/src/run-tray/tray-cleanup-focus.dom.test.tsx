@@ -40,7 +40,7 @@ describe("RunTray.ClearFinished", () => {
 
   it("a failing onClearFinished is called once, leaves the runs, re-enables the button and reports once", async () => {
     let reject: (e: Error) => void = () => {};
-    const onClearFinished = vi.fn(() => new Promise((_, r) => (reject = r)));
+    const onClearFinished = vi.fn((_runs: readonly AgentToolRun[]) => new Promise((_, r) => (reject = r)));
     const onClearError = vi.fn();
     render(
       <RunTray.Root runs={runs} defaultOpen onClearFinished={onClearFinished} onClearError={onClearError}>
@@ -51,7 +51,7 @@ describe("RunTray.ClearFinished", () => {
     fireEvent.click(clearButton());
     fireEvent.click(clearButton());
     expect(onClearFinished).toHaveBeenCalledTimes(1);
-    expect(onClearFinished.mock.calls[0]?.[0].map((r: AgentToolRun) => r.runId)).toEqual(["b", "c"]);
+    expect(onClearFinished.mock.calls[0]?.[0].map((r) => r.runId)).toEqual(["b", "c"]);
     expect(clearButton().textContent).toBe("Clearing…");
     expect(clearButton().hasAttribute("disabled")).toBe(true);
     await act(async () => reject(new Error("callable failed")));
