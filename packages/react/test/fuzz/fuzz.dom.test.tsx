@@ -472,7 +472,12 @@ async function runSession(session: number, frames: number, real: string[][]) {
         }
       } else if (fr.type === "cf_agent_stream_resuming") touchedStreams.add(fr.id);
       else if (fr.type === "cf_agent_chat_recovering" && fr.id) touchedStreams.add(fr.id);
-      else if (fr.type === "agent-tool-event") {
+      else if (fr.type === "cf_agent_chat_clear") {
+        // A clear (this chat's, from another tab) forgets every run started before it; runs started later
+        // in the same batch must still be there.
+        started = new Set();
+        terminal = new Map();
+      } else if (fr.type === "agent-tool-event") {
         const ev = fr.event;
         if (ev.kind === "started") started.add(ev.runId);
         if (ev.kind === "chunk") {
