@@ -4,7 +4,7 @@ import { cleanup, render, screen } from "@testing-library/react";
 import type { UIMessage } from "ai";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MessageParts } from "./message-parts.tsx";
-import type { TextPartProps, ToolPartProps, UnknownPartProps } from "./types.ts";
+import type { AgentToolRunPartProps, TextPartProps, ToolPartProps, UnknownPartProps } from "./types.ts";
 
 afterEach(cleanup);
 
@@ -69,6 +69,20 @@ const Fallback = ({ toolName }: ToolPartProps) => <span data-testid="other-tool"
 const Shout = ({ part }: TextPartProps) => <em>{part.text.toUpperCase()}</em>;
 const UnknownType = ({ type }: UnknownPartProps) => <i data-testid="unknown">{type}</i>;
 
+let cards = 0;
+/** A child run card that stops an endless nesting with an error instead of hanging the test. */
+function CountedRun({ run: r, renderPart }: AgentToolRunPartProps) {
+  if (++cards > 5) throw new Error(`run ${r.runId} rendered inside itself`);
+  return (
+    <section aria-label="child run">
+      {r.parts.map((p, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a transcript's parts keep their places.
+        <div key={i}>{renderPart(p, i)}</div>
+      ))}
+    </section>
+  );
+}
+
 describe("MessageParts", () => {
   it("renders every kind of part, in order, with the defaults", () => {
     const { container } = render(
@@ -115,6 +129,26 @@ describe("MessageParts", () => {
     // A child run shows its own result; the raw output is not repeated.
     expect(research.querySelector('[data-part="tool-output"]')).toBeNull();
     expect(screen.getByRole("link", { name: "The docs" }).getAttribute("href")).toBe("https://docs.test/");
+  });
+
+  it("shows a child run once when the child's own tool call has its parent's tool call id", () => {
+    // Tool call ids are per agent: a child may call a tool "c1" from inside the run dispatched by "c1".
+    const self: AgentToolRun = {
+      ...run,
+      parentToolCallId: "c1",
+      parts: [{ type: "tool-lookup", toolCallId: "c1", state: "input-available", input: {} }],
+    };
+    cards = 0;
+    render(
+      <MessageParts
+        message={msg([{ type: "tool-research", toolCallId: "c1", state: "input-available", input: {} }])}
+        runs={{ runsByToolCallId: { c1: [self] } }}
+        components={{ AgentToolRun: CountedRun }}
+      />,
+    );
+    expect(screen.getAllByRole("region", { name: "child run" })).toHaveLength(1);
+    // The child's own tool call is still shown, inside the run.
+    expect(screen.getByRole("region", { name: "child run" }).textContent).toContain("lookup");
   });
 
   it("shows an approval request beside its tool call in any state (a Think durable pause)", () => {

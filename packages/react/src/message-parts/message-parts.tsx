@@ -89,7 +89,8 @@ export function MessageParts(props: MessagePartsProps): ReactNode {
   const Unknown = c.Unknown ?? defaultParts.Unknown;
   const clientToolNames = clientTools ? new Set(clientTools) : undefined;
 
-  const renderOne = (raw: unknown, index: number, owner: UIMessage): ReactNode => {
+  /** `inChild`: the part is from a child run's transcript, whose tool call ids are the child's, not this chat's. */
+  const renderOne = (raw: unknown, index: number, owner: UIMessage, inChild = false): ReactNode => {
     const problem = problemOf(raw);
     const type =
       typeof (raw as { type?: unknown })?.type === "string" ? (raw as { type: string }).type : undefined;
@@ -121,15 +122,21 @@ export function MessageParts(props: MessagePartsProps): ReactNode {
         // A step boundary carries nothing to show.
         return null;
     }
-    if (isToolUIPart(part)) return renderTool(part, base);
+    if (isToolUIPart(part)) return renderTool(part, base, inChild);
     if (part.type.startsWith("data-") && c.Data) return <c.Data part={part} {...base} />;
     return <Unknown part={part} message={owner} index={index} type={type} problem={undefined} />;
   };
 
-  const renderTool = (part: MessagePart & ToolPartLike, base: { message: UIMessage; index: number }) => {
+  const renderTool = (
+    part: MessagePart & ToolPartLike,
+    base: { message: UIMessage; index: number },
+    inChild: boolean,
+  ) => {
     const toolName = getToolName(part);
     const state = String(part.state);
-    const childRuns = runs ? getRunsForToolCall(runs, part) : [];
+    // `runs` are keyed by this chat's tool call ids. A child's tool call may carry the same id as the call that
+    // dispatched it (ids are per agent): looking it up here would nest the run inside itself without end.
+    const childRuns = runs && !inChild ? getRunsForToolCall(runs, part) : [];
     const Tool = c.tools?.by_name?.[toolName] ?? c.tools?.Fallback ?? defaultParts.ToolFallback;
     const Approval = c.Approval ?? defaultParts.Approval;
     const Prompt = c.ClientToolPrompt ?? defaultParts.ClientToolPrompt;
@@ -165,7 +172,9 @@ export function MessageParts(props: MessagePartsProps): ReactNode {
             run={run}
             store={runs?.store}
             // The child's parts belong to its own transcript, not to this message: keyed by the run.
-            renderPart={(p, i) => renderOne(p, i, { ...base.message, id: `${base.message.id}/${run.runId}` })}
+            renderPart={(p, i) =>
+              renderOne(p, i, { ...base.message, id: `${base.message.id}/${run.runId}` }, true)
+            }
           />
         ))}
       </Tool>
