@@ -101,7 +101,17 @@ function tab(
     throttleMs: 0,
   });
   const snap = () => session.getSnapshot();
+  // The protocol's end of a response: a chat frame with `done`. `status` alone can read `ready` before it,
+  // e.g. while a stream cut by a reconnect waits for the resume probe's answer (docs/protocol.md#resume-handshake).
+  let doneFrames = 0;
+  client.addEventListener("message", (e) => {
+    const data = (e as MessageEvent).data;
+    if (typeof data !== "string" || !data.includes('"done":true')) return;
+    const f = JSON.parse(data) as { type?: string; done?: boolean };
+    if (f.type === "cf_agent_use_chat_response" && f.done === true) doneFrames++;
+  });
   return {
+    doneFrames: () => doneFrames,
     address,
     client,
     chat: session,
@@ -195,7 +205,8 @@ for (const target of targets) {
       it("plain text", { timeout: 60_000 }, async () => {
         const t = tab(target, host, room("hello"));
         await t.chat.sendMessage({ text: "hello" });
-        await settled(t, "reply", () => textOf(t.messages().at(-1)) !== "");
+        // The last deltas came after a `ready` status on a loaded CI: wait for the protocol's end of the reply.
+        await settled(t, "reply's done frame", () => t.doneFrames() > 0);
         expect(textOf(t.messages().at(-1))).toBe("Hello! How can I help you today?");
         await expectServerCopy(t);
         t.close();
