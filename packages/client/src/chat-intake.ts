@@ -113,7 +113,7 @@ export class ChatIntake<M extends UIMessage = UIMessage> {
     if (f.body) this.chunk(f);
     if (f.done) {
       const messageId = c.streamMessage.get(f.id) ?? streamMessageId;
-      c.list.endStream(f.id);
+      c.list.endStream(f.id, { continuation: f.continuation === true && f.replay !== true });
       c.streamMessage.delete(f.id);
       c.endLocal(f.id);
       const ended = () =>

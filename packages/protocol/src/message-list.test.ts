@@ -109,6 +109,34 @@ describe("MessageList: continuations", () => {
     expect(text(list.messages[0])).toBe("Before. |After");
   });
 
+  it("drop the replay of a continuation that ended here unseen, its text already in the transcript", () => {
+    // The consumer suite's approval turn under load: the server held the continuation's chunks back until the
+    // resume ACK, sent the transcript (text included) and the live `done`, then replayed the whole stream.
+    const list = new MessageList([
+      {
+        id: "a1",
+        role: "assistant",
+        parts: [
+          { type: "text", text: "Paying.", state: "done" },
+          { type: "text", text: "Done.", state: "done" },
+        ],
+      },
+    ]);
+    list.endStream("c1", { continuation: true });
+    const replay = { continuation: true, replay: true };
+    list.applyChunk("c1", ch({ type: "start" }), replay);
+    list.applyChunk("c1", ch({ type: "text-start", id: "x" }), replay);
+    list.applyChunk("c1", ch({ type: "text-delta", id: "x", delta: "Done." }), replay);
+    list.applyChunk("c1", ch({ type: "text-end", id: "x" }), replay);
+    list.endStream("c1");
+    expect(text(list.messages[0])).toBe("Paying.|Done.");
+    // A continuation never seen ending is still replayed in full.
+    list.applyChunk("c2", ch({ type: "start" }), replay);
+    list.applyChunk("c2", ch({ type: "text-start", id: "y" }), replay);
+    list.applyChunk("c2", ch({ type: "text-delta", id: "y", delta: "More." }), replay);
+    expect(text(list.messages[0])).toBe("Paying.|Done.|More.");
+  });
+
   it("continue an interrupted text part when the server omits text-start", () => {
     const list = new MessageList([
       { id: "a1", role: "assistant", parts: [{ type: "text", text: "Half a sen", state: "streaming" }] },

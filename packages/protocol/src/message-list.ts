@@ -51,11 +51,11 @@ interface StreamState {
   discard?: boolean;
 }
 
-/** A continuation that ended: the message it wrote and what that message held before it. */
-interface EndedContinuation {
-  messageId: string;
-  base: { parts: Part[]; metadata: unknown };
-}
+/**
+ * A continuation that ended: the message it wrote and what that message held before it; `null` when it
+ * ended here without one chunk of it applied (see `endStream`).
+ */
+type EndedContinuation = { messageId: string; base: { parts: Part[]; metadata: unknown } } | null;
 
 /** How many ended continuations are remembered for a late replay; only recent ones can still be replayed. */
 const MAX_ENDED_CONTINUATIONS = 32;
@@ -158,13 +158,28 @@ export class MessageList {
     return { messageId: msg.id, effect };
   }
 
-  /** Ends stream `streamId` (its `done`, `error` or a local abort). A later live chunk opens a new stream. */
-  endStream(streamId: string): void {
+  /**
+   * Ends stream `streamId` (its `done`, `error` or a local abort). A later live chunk opens a new stream.
+   * `continuation` says the ending frame was a live continuation's: one that ends here before any of its
+   * chunks was applied had its content delivered another way (the server holds a stream's chunks back from a
+   * socket whose resume ACK it has not read yet, while the transcript it sends meanwhile already holds the
+   * text), so a later replay of it would append that text a second time (seen in the consumer suite's
+   * approval turn under load) and is dropped instead.
+   */
+  endStream(streamId: string, { continuation = false }: { continuation?: boolean } = {}): void {
     const s = this.streams.get(streamId);
     this.streams.delete(streamId);
-    if (!s?.continuation || s.discard || s.messageId === undefined || !s.base) return;
+    if (!s) {
+      if (continuation) this.rememberEnded(streamId, null);
+      return;
+    }
+    if (!s.continuation || s.discard || s.messageId === undefined || !s.base) return;
+    this.rememberEnded(streamId, { messageId: s.messageId, base: s.base });
+  }
+
+  private rememberEnded(streamId: string, ended: EndedContinuation) {
     this.endedContinuations.delete(streamId);
-    this.endedContinuations.set(streamId, { messageId: s.messageId, base: s.base });
+    this.endedContinuations.set(streamId, ended);
     if (this.endedContinuations.size > MAX_ENDED_CONTINUATIONS)
       this.endedContinuations.delete(this.endedContinuations.keys().next().value as string);
   }
@@ -179,7 +194,8 @@ export class MessageList {
    */
   private replayOfEnded(streamId: string): Partial<StreamState> {
     const ended = this.endedContinuations.get(streamId);
-    if (!ended) return {};
+    if (ended === undefined) return {};
+    if (ended === null) return { discard: true };
     const i = this.index.get(ended.messageId);
     const laterAssistant = i !== undefined && this.list.slice(i + 1).some((m) => m.role === "assistant");
     if (i === undefined || laterAssistant) return { discard: true };
