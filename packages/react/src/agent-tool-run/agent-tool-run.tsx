@@ -30,6 +30,7 @@ export type {
   AgentToolRunHeaderProps,
   AgentToolRunTriggerProps,
 } from "./disclosure.tsx";
+export type { RunFailureProps } from "./failure-part.tsx";
 export type { FollowFrom, NestedRuns } from "./follow.ts";
 export type {
   AgentToolRunResultProps,
@@ -42,7 +43,6 @@ export {
   type RunActionProps,
   useAgentToolRunContext,
 } from "./root.tsx";
-export type { RunFailureProps } from "./failure-part.tsx";
 export type {
   RunCancelProps,
   RunElapsedProps,
