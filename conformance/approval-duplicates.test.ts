@@ -7,38 +7,14 @@
  *
  * `RUNBOARD_SKIP_REAL_SERVER=1` skips the file.
  */
-import { existsSync } from "node:fs";
 import type { UIMessage } from "ai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { AgentClient, ChatApprovals, ChatSession } from "../packages/client/src/index.ts";
+import { AGENT, type Host, SKIP_REAL, useRealServer, until as waitUntil } from "./real-server-harness.ts";
 
-const SKIP_REAL = process.env.RUNBOARD_SKIP_REAL_SERVER === "1";
-type Host = "ai-chat" | "think";
-const AGENT: Record<Host, string> = { "ai-chat": "ChatAgent", think: "ThinkAgent" };
-
-let real: { port: number; stop(): Promise<void> } | undefined;
-
-beforeAll(async () => {
-  if (SKIP_REAL) return;
-  if (!existsSync(new URL("./node_modules/wrangler", import.meta.url)))
-    throw new Error(
-      "conformance/ is not installed: run `npm ci --prefix conformance` (or RUNBOARD_SKIP_REAL_SERVER=1)",
-    );
-  const { startRealServer } = await import("./start.mjs");
-  real = await startRealServer();
-}, 120_000);
-afterAll(async () => {
-  await real?.stop();
-});
-
-const until = async (what: string, pred: () => boolean, ms = 20_000) => {
-  const end = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for: ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
+const real = useRealServer();
+const until = (what: string, pred: () => boolean, ms = 20_000) => waitUntil(what, pred, ms);
 type ToolPart = {
   type: string;
   toolCallId: string;
