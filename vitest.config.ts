@@ -68,6 +68,7 @@ export default defineConfig({
           name: "jsdom",
           environment: "jsdom",
           testTimeout,
+          setupFiles: [here("./test-support/jsdom-setup.ts")],
           include: ["**/*.dom.test.{ts,tsx}"],
           exclude,
         },

@@ -25,7 +25,7 @@ afterAll(async () => {
   rmSync(state, { recursive: true, force: true });
 });
 
-const until = async (what: string, pred: () => boolean | Promise<boolean>, ms = 60_000) => {
+const until = async (what: string, pred: () => boolean | Promise<boolean>, ms = 120_000) => {
   const end = Date.now() + ms;
   while (!(await pred())) {
     if (Date.now() > end) throw new Error(`timed out waiting for: ${what}`);
@@ -85,8 +85,8 @@ for (const agent of (process.env.RUNBOARD_INTERRUPTED_HOSTS ?? "ChatAgent,ThinkA
       await real.stop();
       await until("the socket closes", () => client.status !== "open");
       real = (await startRealServer({ port, persistTo: state })) as Server;
-      await until("reconnected", () => client.status === "open", 90_000);
-      await until("sealed", () => runs.getSnapshot().runsById[runId]?.status === "interrupted", 90_000);
+      await until("reconnected", () => client.status === "open", 120_000);
+      await until("sealed", () => runs.getSnapshot().runsById[runId]?.status === "interrupted", 120_000);
 
       const run = runs.getSnapshot().runsById[runId];
       expect(run).toMatchObject({

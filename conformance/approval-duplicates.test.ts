@@ -14,7 +14,7 @@ import { AgentClient, ChatApprovals, ChatSession } from "../packages/client/src/
 import { AGENT, type Host, SKIP_REAL, useRealServer, until as waitUntil } from "./real-server-harness.ts";
 
 const real = useRealServer();
-const until = (what: string, pred: () => boolean, ms = 20_000) => waitUntil(what, pred, ms);
+const until = (what: string, pred: () => boolean, ms = 120_000) => waitUntil(what, pred, ms);
 type ToolPart = {
   type: string;
   toolCallId: string;
@@ -89,7 +89,7 @@ async function askToPay(t: Tab, amount: number): Promise<ToolPart> {
   await until(
     "approval request",
     () => t.idle() && payment(t.messages())?.state === "approval-requested",
-    45_000,
+    120_000,
   );
   return payment(t.messages()) as ToolPart;
 }
@@ -100,7 +100,7 @@ async function askToPay(t: Tab, amount: number): Promise<ToolPart> {
  */
 async function finalStored(t: Tab, done: (ms: readonly UIMessage[]) => boolean): Promise<UIMessage[]> {
   let copy: UIMessage[] = [];
-  await until("the stored turn ends", () => t.idle() && done(t.messages()), 30_000);
+  await until("the stored turn ends", () => t.idle() && done(t.messages()), 120_000);
   const end = Date.now() + 15_000;
   for (let stable = 0; stable < 10 && Date.now() < end; ) {
     const next = await t.persisted();
@@ -132,7 +132,7 @@ const updates = (t: Tab) =>
 
 describe.skipIf(SKIP_REAL).concurrent.each(["ai-chat", "think"] as Host[])("real server, %s", (host) => {
   it("the same approval sent twice: applied once, the tool runs once, no error", {
-    timeout: 90_000,
+    timeout: 240_000,
   }, async () => {
     const t = tab(host, room("twice"));
     const part = await askToPay(t, 250);
@@ -162,7 +162,7 @@ describe.skipIf(SKIP_REAL).concurrent.each(["ai-chat", "think"] as Host[])("real
   });
 
   it("Approve then Deny in the same tick: the first decision wins, the second is dropped silently", {
-    timeout: 90_000,
+    timeout: 240_000,
   }, async () => {
     const t = tab(host, room("both"));
     const part = await askToPay(t, 120);
@@ -187,7 +187,7 @@ describe.skipIf(SKIP_REAL).concurrent.each(["ai-chat", "think"] as Host[])("real
   });
 
   it("two ChatApprovals over two chats on one connection, Approve and Deny in the same tick: one frame, the Approve", {
-    timeout: 90_000,
+    timeout: 240_000,
   }, async () => {
     const t = tab(host, room("stores"));
     const part = await askToPay(t, 75);
@@ -197,7 +197,7 @@ describe.skipIf(SKIP_REAL).concurrent.each(["ai-chat", "think"] as Host[])("real
     await until(
       "the second chat sees the request",
       () => payment(other.getSnapshot().messages)?.state === "approval-requested",
-      45_000,
+      120_000,
     );
     const card = new ChatApprovals({ chat: t.chat, agent: t.client });
     const queue = new ChatApprovals({ chat: other, agent: t.client });

@@ -29,7 +29,7 @@ afterAll(async () => {
   rmSync(state, { recursive: true, force: true });
 });
 
-const until = async (what: string, pred: () => boolean | Promise<boolean>, ms = 45_000) => {
+const until = async (what: string, pred: () => boolean | Promise<boolean>, ms = 120_000) => {
   const end = Date.now() + ms;
   while (!(await pred())) {
     if (Date.now() > end) throw new Error(`timed out waiting for: ${what}`);
@@ -117,7 +117,7 @@ it.skipIf(SKIP_REAL)(
     await real.stop();
     await until("the socket closes", () => client.status !== "open");
     real = (await startRealServer({ port, persistTo: state })) as Server;
-    await until("reconnected", () => client.status === "open", 90_000);
+    await until("reconnected", () => client.status === "open", 120_000);
 
     // The transcript read back after the restart: the request survived, still asking.
     target.messages = await stored();
@@ -131,7 +131,7 @@ it.skipIf(SKIP_REAL)(
     expect(lost?.decide({ approved: true })).toBe(true);
     expect(approvals.decide(approvalId, { approved: true })).toBe(false);
     expect(decisions).toHaveLength(1);
-    await until("the continuation is stored", async () => allText(await stored()).includes("Done."), 60_000);
+    await until("the continuation is stored", async () => allText(await stored()).includes("Done."), 120_000);
     const final = await stored();
     expect(payment(final)?.state).toBe("output-available");
     expect(allText(final).split("Tool processPayment returned").length - 1).toBe(1);

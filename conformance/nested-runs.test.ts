@@ -46,7 +46,7 @@ afterAll(async () => {
   await real?.stop();
 });
 
-const until = async (what: string, pred: () => boolean, ms = 30_000) => {
+const until = async (what: string, pred: () => boolean, ms = 120_000) => {
   const end = Date.now() + ms;
   while (!pred()) {
     if (Date.now() > end) throw new Error(`timed out waiting for: ${what}`);
@@ -84,7 +84,7 @@ for (const target of targets) {
   for (const host of ["ai-chat", "think"] as Host[]) {
     describe.concurrent(`${target} server, ${host} parent`, () => {
       it("following the child's sub-agent URL shows the grandchild run the parent's socket never gets", {
-        timeout: 90_000,
+        timeout: 240_000,
       }, async () => {
         const address: AgentClientOptions = {
           agent: AGENT[host],

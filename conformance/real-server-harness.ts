@@ -35,7 +35,7 @@ export function useRealServer(): { readonly port: number | undefined } {
 }
 
 /** Resolves once `pred` holds; throws naming `what` after `ms`. */
-export async function until(what: string, pred: () => boolean, ms = 45_000): Promise<void> {
+export async function until(what: string, pred: () => boolean, ms = 120_000): Promise<void> {
   const end = Date.now() + ms;
   while (!pred()) {
     if (Date.now() > end) throw new Error(`timed out waiting for: ${what}`);

@@ -49,7 +49,7 @@ afterAll(async () => {
   await real?.stop();
 });
 
-const until = async (what: string, pred: () => boolean, ms = 20_000) => {
+const until = async (what: string, pred: () => boolean, ms = 120_000) => {
   const end = Date.now() + ms;
   while (!pred()) {
     if (Date.now() > end) throw new Error(`timed out waiting for: ${what}`);
@@ -140,7 +140,7 @@ async function persisted(t: Tab): Promise<UIMessage[]> {
  * copy is final, which can be before the server has saved the frame it just sent; the stored copy
  * is read again until it catches up (or the wait times out and the last copy is returned).
  */
-async function persistedOnce(t: Tab, pred: (ms: UIMessage[]) => boolean, ms = 10_000) {
+async function persistedOnce(t: Tab, pred: (ms: UIMessage[]) => boolean, ms = 60_000) {
   const end = Date.now() + ms;
   for (;;) {
     const copy = await persisted(t);
@@ -202,7 +202,7 @@ const targets: Target[] = SKIP_REAL ? ["mock"] : ["real", "mock"];
 for (const target of targets) {
   for (const host of ["ai-chat", "think"] as Host[]) {
     describe.concurrent(`${target} server, ${host}`, () => {
-      it("plain text", { timeout: 60_000 }, async () => {
+      it("plain text", { timeout: 180_000 }, async () => {
         const t = tab(target, host, room("hello"));
         await t.chat.sendMessage({ text: "hello" });
         // A loaded CI once read 'Hello! How can ' here (cause not established): the reply is compared only
@@ -213,7 +213,7 @@ for (const target of targets) {
         t.close();
       });
 
-      it("server tool", { timeout: 60_000 }, async () => {
+      it("server tool", { timeout: 180_000 }, async () => {
         const t = tab(target, host, room("weather"));
         await t.chat.sendMessage({ text: "what's the weather in Lisbon?" });
         await settled(t, "reply", () => textOf(t.messages().at(-1)).endsWith("Done."));
@@ -227,7 +227,7 @@ for (const target of targets) {
       });
 
       it("approval, approved: the continuation once, the transcript the server's", {
-        timeout: 60_000,
+        timeout: 180_000,
       }, async () => {
         const t = tab(target, host, room("pay"));
         await t.chat.sendMessage({ text: "please pay ACME 250" });
@@ -251,7 +251,7 @@ for (const target of targets) {
       });
 
       it("approval, denied: the tool is settled as denied and the turn goes on", {
-        timeout: 60_000,
+        timeout: 180_000,
       }, async () => {
         const t = tab(target, host, room("deny"));
         await t.chat.sendMessage({ text: "please pay ACME 99" });
@@ -277,7 +277,7 @@ for (const target of targets) {
         t.close();
       });
 
-      it("client tool, and a custom denial of one", { timeout: 60_000 }, async () => {
+      it("client tool, and a custom denial of one", { timeout: 180_000 }, async () => {
         const ok = tab(target, host, room("locate"), {
           onToolCall: ({ toolCall, addToolOutput }) =>
             addToolOutput({ toolCallId: toolCall.toolCallId, output: { lat: 38.72, lng: -9.14 } }),
@@ -312,7 +312,7 @@ for (const target of targets) {
       });
 
       it("agent tool with progress and milestones, beside its tool call; drill-in to the child", {
-        timeout: 60_000,
+        timeout: 180_000,
       }, async () => {
         const t = tab(target, host, room("research"));
         await t.chat.sendMessage({ text: "research durable objects for me" });
@@ -335,7 +335,7 @@ for (const target of targets) {
         t.close();
       });
 
-      it("fan-out of three runs, in display order", { timeout: 60_000 }, async () => {
+      it("fan-out of three runs, in display order", { timeout: 180_000 }, async () => {
         const t = tab(target, host, room("fanout"));
         await t.chat.sendMessage({ text: "fanout please" });
         await settled(
@@ -354,7 +354,7 @@ for (const target of targets) {
       });
 
       it("agentTool children that fail and are cancelled (on the mock, interrupted): envelope and words", {
-        timeout: 60_000,
+        timeout: 180_000,
       }, async () => {
         const t = tab(target, host, room("fail"));
         const frames: string[] = [];
@@ -435,7 +435,7 @@ for (const target of targets) {
       });
 
       it("a detached run with notify: the turn ends first, then the notify message and a follow-up turn", {
-        timeout: 90_000,
+        timeout: 240_000,
       }, async () => {
         const t = tab(target, host, room("bg"));
         await t.chat.sendMessage({ text: "start background research on websockets" });
@@ -444,7 +444,7 @@ for (const target of targets) {
           () => Object.values(t.runs.getSnapshot().runsById)[0]?.status === "completed",
           60_000,
         );
-        await settled(t, "follow-up", () => textOf(t.messages().at(-1)).startsWith("Noted"), 60_000);
+        await settled(t, "follow-up", () => textOf(t.messages().at(-1)).startsWith("Noted"), 120_000);
         const roles = t.messages().map((m) => m.role);
         expect(roles).toEqual(["user", "assistant", "user", "assistant"]);
         expect(textOf(t.messages()[2])).toContain('Background task "Researcher"');
@@ -453,19 +453,19 @@ for (const target of targets) {
       });
 
       it("reconnect in the middle of a long stream: nothing lost, nothing doubled", {
-        timeout: 60_000,
+        timeout: 180_000,
       }, async () => {
         const t = tab(target, host, room("slow"));
         await t.chat.sendMessage({ text: "slow stream please" });
         await until("a few words", () => textOf(t.messages().at(-1)).includes("word5"));
         t.client.reconnect();
-        await settled(t, "all words", () => textOf(t.messages().at(-1)).endsWith("word39"), 30_000);
+        await settled(t, "all words", () => textOf(t.messages().at(-1)).endsWith("word39"), 120_000);
         expect(textOf(t.messages().at(-1))).toBe(WORDS);
         await expectServerCopy(t);
         t.close();
       });
 
-      it("reconnect in the middle of an approval continuation", { timeout: 60_000 }, async () => {
+      it("reconnect in the middle of an approval continuation", { timeout: 180_000 }, async () => {
         const t = tab(target, host, room("pay-reconnect"));
         await t.chat.sendMessage({ text: "please pay ACME 250" });
         await settled(
@@ -479,14 +479,14 @@ for (const target of targets) {
         });
         await until("continuation streaming", () => allText(t.messages()).includes("Tool "));
         t.client.reconnect();
-        await settled(t, "continuation done", () => allText(t.messages()).includes("Done."), 30_000);
+        await settled(t, "continuation done", () => allText(t.messages()).includes("Done."), 120_000);
         expect(occurrences(allText(t.messages()), "Tool processPayment returned")).toBe(1);
         await expectServerCopy(t);
         t.close();
       });
 
       it("two tabs: the second sees the first's stream and messages, and its clear", {
-        timeout: 60_000,
+        timeout: 180_000,
       }, async () => {
         const name = room("tabs");
         const a = tab(target, host, name);
@@ -503,7 +503,7 @@ for (const target of targets) {
         b.close();
       });
 
-      it("cancel: the partial answer stays and the next turn works", { timeout: 60_000 }, async () => {
+      it("cancel: the partial answer stays and the next turn works", { timeout: 180_000 }, async () => {
         const t = tab(target, host, room("cancel"));
         await t.chat.sendMessage({ text: "slow stream please" });
         await until("a few words", () => textOf(t.messages().at(-1)).includes("word3"));
@@ -521,7 +521,7 @@ for (const target of targets) {
         t.close();
       });
 
-      it("RPC and state", { timeout: 60_000 }, async () => {
+      it("RPC and state", { timeout: 180_000 }, async () => {
         const name = room("rpc");
         const a = tab(target, host, name);
         const b = tab(target, host, name);
@@ -547,7 +547,7 @@ for (const target of targets) {
         b.close();
       });
 
-      it("a page refresh in the middle of a background run", { timeout: 90_000 }, async () => {
+      it("a page refresh in the middle of a background run", { timeout: 240_000 }, async () => {
         const name = room("refresh");
         const map = new Map<string, string>();
         const storage: ProgressStorage = {
@@ -572,7 +572,7 @@ for (const target of targets) {
 
       if (host === "think")
         it("Think action descriptors stay on the parts: approval-gated and durable pause", {
-          timeout: 60_000,
+          timeout: 180_000,
         }, async () => {
           const t = tab(target, host, room("descriptors"));
           await t.chat.sendMessage({ text: "browse my orders" });
@@ -605,7 +605,7 @@ for (const target of targets) {
 
       if (host === "think")
         it("a durable pause approved through approveExecution after a reconnect", {
-          timeout: 90_000,
+          timeout: 240_000,
         }, async () => {
           const name = room("deploy");
           const first = tab(target, host, name);
@@ -646,7 +646,7 @@ for (const target of targets) {
             },
             60_000,
           );
-          await settled(later, "continuation", () => true, 60_000);
+          await settled(later, "continuation", () => true, 120_000);
           expect(toolIn(await persisted(later), "deploy")?.output).toMatchObject({ ok: true });
           later.close();
         });
@@ -655,17 +655,17 @@ for (const target of targets) {
       // stream, of an approval continuation and of a child run, and a page refresh mid-run. The seeds differ per
       // host; `RUNBOARD_REAL_FAULT_RUNS` raises the count (default 2 per kind).
       for (const seed of realFaultSeeds(host)) {
-        it(`seed ${seed}: socket dropped mid-stream`, { timeout: 60_000 }, async () => {
+        it(`seed ${seed}: socket dropped mid-stream`, { timeout: 180_000 }, async () => {
           const t = tab(target, host, room(`fault-slow-${seed}`));
           dropAfter(t, 3 + (seed % 37));
           await t.chat.sendMessage({ text: "slow stream please" });
-          await settled(t, "all words", () => textOf(t.messages().at(-1)).endsWith("word39"), 30_000);
+          await settled(t, "all words", () => textOf(t.messages().at(-1)).endsWith("word39"), 120_000);
           expect(textOf(t.messages().at(-1))).toBe(WORDS);
           await expectServerCopy(t);
           t.close();
         });
 
-        it(`seed ${seed}: socket dropped mid-approval`, { timeout: 60_000 }, async () => {
+        it(`seed ${seed}: socket dropped mid-approval`, { timeout: 180_000 }, async () => {
           const t = tab(target, host, room(`fault-pay-${seed}`));
           await t.chat.sendMessage({ text: "please pay ACME 250" });
           const asked = () => toolIn(t.messages(), "processPayment")?.state === "approval-requested";
@@ -675,14 +675,14 @@ for (const target of targets) {
             id: toolIn(t.messages(), "processPayment")?.approval?.id ?? "",
             approved: true,
           });
-          await settled(t, "continuation done", () => allText(t.messages()).includes("Done."), 30_000);
+          await settled(t, "continuation done", () => allText(t.messages()).includes("Done."), 120_000);
           expect(occurrences(allText(t.messages()), "Tool processPayment returned")).toBe(1);
           await expectServerCopy(t);
           t.close();
         });
 
         it(`seed ${seed}: socket dropped mid-run, and a page refresh mid-run`, {
-          timeout: 90_000,
+          timeout: 240_000,
         }, async () => {
           const runText = (x: Tab) =>
             Object.values(x.runs.getSnapshot().runsById)
@@ -692,7 +692,7 @@ for (const target of targets) {
           const dropped = tab(target, host, room(`fault-run-${seed}`));
           dropAfter(dropped, 2 + (seed % 23));
           await dropped.chat.sendMessage({ text: "research durable objects for me" });
-          await settled(dropped, "reply", () => textOf(dropped.messages().at(-1)).endsWith("Done."), 60_000);
+          await settled(dropped, "reply", () => textOf(dropped.messages().at(-1)).endsWith("Done."), 120_000);
           const [run] = Object.values(dropped.runs.getSnapshot().runsById);
           expect(run?.status).toBe("completed");
           expect(occurrences(runText(dropped), "Summary:")).toBe(1);
@@ -726,7 +726,7 @@ for (const target of targets) {
             () => Object.values(second.runs.getSnapshot().runsById)[0]?.status === "completed",
             60_000,
           );
-          await settled(second, "reply", () => textOf(second.messages().at(-1)).endsWith("Done."), 60_000);
+          await settled(second, "reply", () => textOf(second.messages().at(-1)).endsWith("Done."), 120_000);
           expect(occurrences(runText(second), "Summary:")).toBe(1);
           await expectServerCopy(second);
           second.close();

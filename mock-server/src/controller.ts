@@ -46,6 +46,7 @@ export class MockController {
   private readonly drops: DropRule[] = [];
   private readonly duplicates: Array<(f: SentFrame) => boolean> = [];
   private readonly delays: Array<{ match: (f: SentFrame) => boolean; ms: number }> = [];
+  private readonly gates: Array<{ match: (f: SentFrame) => boolean; queue: Array<() => SentFrame> }> = [];
   /** Frames sent since the server started (or `clearLog`), in order; the newest 10,000–20,000 are kept. */
   readonly sent: SentFrame[] = [];
 
@@ -82,7 +83,7 @@ export class MockController {
   /** Resolves with the first frame sent from now on that matches (a frame `type` or a predicate). */
   waitForFrame(
     match: string | ((f: SentFrame) => boolean) = () => true,
-    timeoutMs = 5000,
+    timeoutMs = 60_000,
   ): Promise<SentFrame> {
     const pred = typeof match === "string" ? (f: SentFrame) => f.frame.type === match : match;
     return new Promise((resolve, reject) => {
@@ -123,10 +124,25 @@ export class MockController {
     this.delays.push({ match, ms });
   }
 
+  /**
+   * Holds back matching frames (others go on) until the returned function is called, which sends them in
+   * order and lets later ones through. Unlike `delay`, what a test sees in between does not depend on speed.
+   */
+  gate(match: (f: SentFrame) => boolean): () => void {
+    const gate = { match, queue: [] as Array<() => SentFrame> };
+    this.gates.push(gate);
+    return () => {
+      const at = this.gates.indexOf(gate);
+      if (at >= 0) this.gates.splice(at, 1);
+      for (const send of gate.queue.splice(0)) send();
+    };
+  }
+
   clearFaults() {
     this.drops.length = 0;
     this.duplicates.length = 0;
     this.delays.length = 0;
+    for (const gate of this.gates.splice(0)) for (const send of gate.queue.splice(0)) send();
   }
 
   clearLog() {
@@ -169,9 +185,11 @@ export class MockController {
       return info;
     };
     const delay = this.delays.find((d) => d.match(info));
+    const gate = this.gates.find((g) => g.match(info));
     const times = this.duplicates.some((m) => m(info)) ? 2 : 1;
     for (let i = 0; i < times; i++) {
-      if (this.holding) this.held.push(send);
+      if (gate) gate.queue.push(send);
+      else if (this.holding) this.held.push(send);
       else if (delay) setTimeout(send, delay.ms);
       else send();
     }

@@ -49,9 +49,9 @@ function Agent({ name, host, global }: { name: string; host?: string; global: bo
 /** Connects, calls the demo agent's `getInfo` over the socket, and returns what came back. */
 async function askInfo(host?: string, global = true) {
   render(<Agent name={room()} global={global} {...(host === undefined ? {} : { host })} />);
-  await waitFor(() => expect(screen.getByTestId("status").textContent).toBe("open"), { timeout: 5000 });
+  await waitFor(() => expect(screen.getByTestId("status").textContent).toBe("open"), { timeout: 30_000 });
   screen.getByRole("button", { name: "Ask" }).click();
-  await waitFor(() => expect(screen.getByTestId("info").textContent).not.toBe(""), { timeout: 5000 });
+  await waitFor(() => expect(screen.getByTestId("info").textContent).not.toBe(""), { timeout: 30_000 });
   return JSON.parse(screen.getByTestId("info").textContent ?? "null");
 }
 

@@ -40,7 +40,7 @@ function open(path: string) {
   return {
     socket,
     frames,
-    opened: () => vi.waitFor(() => expect(opened).toBe(true), { timeout: 2000, interval: 5 }),
+    opened: () => vi.waitFor(() => expect(opened).toBe(true), { timeout: 30_000, interval: 5 }),
     closed: () => closed,
     waitClosed: () =>
       vi.waitFor(
@@ -48,7 +48,7 @@ function open(path: string) {
           if (!closed) throw new Error("socket still open");
           return closed;
         },
-        { timeout: 2000, interval: 5 },
+        { timeout: 30_000, interval: 5 },
       ),
     waitFor: (pred: (f: Frame) => boolean) =>
       vi.waitFor(
@@ -57,7 +57,7 @@ function open(path: string) {
           if (!f) throw new Error(`no matching frame in ${JSON.stringify(frames.map((x) => x.type))}`);
           return f;
         },
-        { timeout: 2000, interval: 5 },
+        { timeout: 30_000, interval: 5 },
       ),
     wasOpened: () => opened,
   };

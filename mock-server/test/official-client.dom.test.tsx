@@ -120,7 +120,7 @@ async function onReal(spec: Spec, opts: ReplayOptions = {}): Promise<Result> {
   }
 }
 
-const until = (pred: () => boolean, timeout = 10_000) =>
+const until = (pred: () => boolean, timeout = 30_000) =>
   waitFor(() => expect(pred()).toBe(true), { timeout });
 
 const textOf = (m: UIMessage | undefined) =>
@@ -281,7 +281,7 @@ const framesOf = (wire: WireFrame[], socket: number, dir: "in" | "out") =>
     .map((w) => JSON.parse(w.raw) as { type?: string; done?: boolean; replay?: boolean; id?: string });
 
 describe("the official client ends on the mock where it ends on the real server", () => {
-  it("ai-chat: hello", { timeout: 30_000 }, async () => {
+  it("ai-chat: hello", { timeout: 120_000 }, async () => {
     const spec = textTurn("ai-chat", "hello", "hello");
     const mock = await onMock(spec);
     expect(mock.messages.map((m) => [m.role, textOf(m)])).toEqual([
@@ -295,7 +295,7 @@ describe("the official client ends on the mock where it ends on the real server"
     expect(exact(mock.messages)).toEqual(exact(real.messages));
   });
 
-  it("ai-chat: weather (server tool)", { timeout: 30_000 }, async () => {
+  it("ai-chat: weather (server tool)", { timeout: 120_000 }, async () => {
     const spec = textTurn("ai-chat", "weather", "what's the weather in Lisbon?", "Done.");
     const mock = await onMock(spec);
     const last = mock.messages.at(-1);
@@ -310,7 +310,7 @@ describe("the official client ends on the mock where it ends on the real server"
   });
 
   it("ai-chat: pay — stops at the approval, approved through addToolApprovalResponse", {
-    timeout: 30_000,
+    timeout: 120_000,
   }, async () => {
     const mock = await onMock(pay("ai-chat"));
     expect(mock.messages).toHaveLength(2);
@@ -332,7 +332,7 @@ describe("the official client ends on the mock where it ends on the real server"
     expect(burst.messages[1]?.metadata).toEqual({ finishReason: "stop" });
   });
 
-  it("think: pay — the continuation is a separate message on the server", { timeout: 30_000 }, async () => {
+  it("think: pay — the continuation is a separate message on the server", { timeout: 120_000 }, async () => {
     const mock = await onMock(pay("think"));
     const real = await onReal(pay("think"));
     // On the replayed real server the client ends with exactly the server's transcript: the tool message
@@ -351,7 +351,7 @@ describe("the official client ends on the mock where it ends on the real server"
     expect(comparable(burst.messages)).toEqual(comparable(doubled));
   });
 
-  it("ai-chat: locate (client tool through onToolCall/addToolOutput)", { timeout: 30_000 }, async () => {
+  it("ai-chat: locate (client tool through onToolCall/addToolOutput)", { timeout: 120_000 }, async () => {
     const mock = await onMock(locate);
     const tool = toolPart(mock.messages[1], "getLocation");
     expect(tool).toMatchObject({ state: "output-available", input: {}, output: LOCATION });
@@ -371,7 +371,7 @@ describe("the official client ends on the mock where it ends on the real server"
   });
 
   it("ai-chat: research (agent tool) — chat and the official useAgentToolEvents run end complete", {
-    timeout: 30_000,
+    timeout: 120_000,
   }, async () => {
     const spec = textTurn("ai-chat", "research", "research durable objects for me", "Done.");
     const summary =
@@ -404,7 +404,7 @@ describe("the official client ends on the mock where it ends on the real server"
     expect(exact(run)).toEqual(exact(realRun));
   });
 
-  it("think: hello", { timeout: 30_000 }, async () => {
+  it("think: hello", { timeout: 120_000 }, async () => {
     const spec = textTurn("think", "hello", "hello");
     const mock = await onMock(spec);
     expect(mock.messages.map((m) => [m.role, textOf(m)])).toEqual([
@@ -417,7 +417,7 @@ describe("the official client ends on the mock where it ends on the real server"
   });
 
   it("ai-chat: a reconnect in the middle of a long stream loses and repeats nothing", {
-    timeout: 60_000,
+    timeout: 120_000,
   }, async () => {
     const mock = await onMock(reconnect);
     expect(mock.messages).toHaveLength(2);

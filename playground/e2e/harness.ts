@@ -151,7 +151,7 @@ export async function startPlayground(target: Target = "mock"): Promise<Playgrou
       agentHost: server.host,
       url: `http://127.0.0.1:${address.port}/`,
       browser: b,
-      waitMs: target === "real" ? 60_000 : 15_000,
+      waitMs: target === "real" ? 90_000 : 45_000,
       close: async () => {
         await b.close();
         await v.close();
@@ -182,7 +182,7 @@ export async function openTab(pg: Playground, agent = "ChatAgent") {
   await page
     .getByText("open", { exact: true })
     .first()
-    .waitFor({ timeout: Math.max(20_000, pg.waitMs) });
+    .waitFor({ timeout: Math.max(45_000, pg.waitMs) });
   return { page, name, errors };
 }
 

@@ -15,9 +15,9 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(() => pg?.close());
 
-const T = { timeout: 60_000 };
+const T = { timeout: 180_000 };
 // `expect.poll` waits 1 s by default, less than a render takes on a busy machine.
-const POLL = { timeout: 15_000 };
+const POLL = { timeout: 45_000 };
 
 describe("the playground on the mock agent server", () => {
   coreWalks(() => pg);
@@ -28,7 +28,7 @@ describe("the playground, as a person uses it (mock only)", () => {
     const { page, errors } = await openTab(pg);
     await say(page, "weather in Lisbon");
     const tool = page.locator('[data-tool="getWeather"]');
-    await tool.and(page.locator('[data-status="output-available"]')).waitFor({ timeout: 15_000 });
+    await tool.and(page.locator('[data-status="output-available"]')).waitFor({ timeout: 45_000 });
     await expect.poll(() => tool.textContent(), POLL).toContain("sunny");
     await shot(page, "03-weather");
     expect(errors).toEqual([]);
@@ -39,13 +39,13 @@ describe("the playground, as a person uses it (mock only)", () => {
     const { page, errors } = await openTab(pg);
     await say(page, "locate me");
     const share = page.getByRole("button", { name: "Share location" });
-    await share.waitFor({ timeout: 15_000 });
+    await share.waitFor({ timeout: 45_000 });
     await shot(page, "04-locate-asked");
     await share.click();
     await page
       .locator('[data-tool="getLocation"][data-status="output-available"]')
-      .waitFor({ timeout: 15_000 });
-    await expect.poll(() => lastAnswer(page).textContent(), { timeout: 15_000 }).toContain("38.72");
+      .waitFor({ timeout: 45_000 });
+    await expect.poll(() => lastAnswer(page).textContent(), { timeout: 45_000 }).toContain("38.72");
     await shot(page, "05-locate-answered");
     expect(errors).toEqual([]);
     await page.close();
@@ -56,11 +56,11 @@ describe("the playground, as a person uses it (mock only)", () => {
     await say(page, "expense 120");
     const queue = page.locator(".panel").filter({ hasText: "Waiting for you" });
     const card = queue.getByRole("article").first();
-    await card.waitFor({ timeout: 15_000 });
+    await card.waitFor({ timeout: 45_000 });
     await expect.poll(() => card.textContent(), POLL).toContain("team lunch");
     await shot(page, "11-expense-waiting");
     await card.getByRole("button", { name: "Approve", exact: true }).click();
-    await expect.poll(() => queue.getAttribute("data-empty"), { timeout: 15_000 }).toBe("");
+    await expect.poll(() => queue.getAttribute("data-empty"), { timeout: 45_000 }).toBe("");
     await shot(page, "12-expense-approved");
     expect(errors).toEqual([]);
     await page.close();
@@ -72,10 +72,10 @@ describe("the playground, as a person uses it (mock only)", () => {
     const card = page
       .getByRole("region", { name: "Conversation" })
       .locator('article.approval[data-source="execution"]');
-    await card.waitFor({ timeout: 15_000 });
+    await card.waitFor({ timeout: 45_000 });
     const approve = card.getByRole("button", { name: "Approve", exact: true });
     // Approve waits for the full arguments from pendingExecutions (the transcript has a cut preview).
-    await expect.poll(() => approve.isEnabled(), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => approve.isEnabled(), { timeout: 45_000 }).toBe(true);
     await expect.poll(() => card.textContent(), POLL).toContain("deploy:production");
     await shot(page, "13-deploy-paused");
     await approve.click();
@@ -83,7 +83,7 @@ describe("the playground, as a person uses it (mock only)", () => {
     await dialog.waitFor();
     await shot(page, "14-deploy-confirm");
     await dialog.getByRole("button", { name: /approve|confirm/i }).click();
-    await expect.poll(() => card.getAttribute("data-status"), { timeout: 15_000 }).toBe("approved");
+    await expect.poll(() => card.getAttribute("data-status"), { timeout: 45_000 }).toBe("approved");
     await shot(page, "15-deploy-approved");
     expect(errors).toEqual([]);
     await page.close();
@@ -94,12 +94,12 @@ describe("helpers, failures, the Live View and stopping (mock only)", () => {
   it("fanout: three helpers beside the one tool call, each to completion", T, async () => {
     const { page, errors } = await openTab(pg);
     await say(page, "fanout please");
-    await expect.poll(() => page.locator(".run-card").count(), { timeout: 15_000 }).toBe(3);
+    await expect.poll(() => page.locator(".run-card").count(), { timeout: 45_000 }).toBe(3);
     await shot(page, "20-fanout-running");
     await expect
-      .poll(() => page.locator('.run-card[data-status="completed"]').count(), { timeout: 30_000 })
+      .poll(() => page.locator('.run-card[data-status="completed"]').count(), { timeout: 90_000 })
       .toBe(3);
-    await expect.poll(() => lastAnswer(page).textContent(), { timeout: 15_000 }).toContain("All three");
+    await expect.poll(() => lastAnswer(page).textContent(), { timeout: 45_000 }).toContain("All three");
     await shot(page, "21-fanout-done");
     expect(errors).toEqual([]);
     await page.close();
@@ -113,9 +113,9 @@ describe("helpers, failures, the Live View and stopping (mock only)", () => {
       await say(page, "this will fail");
       await page
         .locator('[data-tool="fetchInvoice"][data-status="output-error"]')
-        .waitFor({ timeout: 15_000 });
-      await page.locator('.run-card[data-status="error"]').waitFor({ timeout: 15_000 });
-      await page.locator('.run-card[data-status="interrupted"]').waitFor({ timeout: 15_000 });
+        .waitFor({ timeout: 45_000 });
+      await page.locator('.run-card[data-status="error"]').waitFor({ timeout: 45_000 });
+      await page.locator('.run-card[data-status="interrupted"]').waitFor({ timeout: 45_000 });
       await expect
         .poll(() => page.locator(".run-card").first().textContent(), POLL)
         .toContain("upstream timeout");
@@ -132,12 +132,12 @@ describe("helpers, failures, the Live View and stopping (mock only)", () => {
       const { page, errors } = await openTab(pg);
       await say(page, "browse my orders");
       const view = page.getByRole("region", { name: "The agent's browser" });
-      await view.waitFor({ timeout: 15_000 });
+      await view.waitFor({ timeout: 45_000 });
       const tabs = view.getByRole("tab");
       await expect.poll(() => tabs.count(), POLL).toBe(2);
       expect(await tabs.first().textContent()).toContain("Sign in");
       const frame = view.locator('iframe[data-control="agent"]').first();
-      await frame.waitFor({ timeout: 15_000 });
+      await frame.waitFor({ timeout: 45_000 });
       // Watch-only while the agent drives; embedded sandboxed and without a referrer.
       expect(await frame.getAttribute("sandbox")).not.toContain("allow-top-navigation");
       expect(await frame.getAttribute("referrerpolicy")).toBe("no-referrer");
@@ -156,7 +156,7 @@ describe("helpers, failures, the Live View and stopping (mock only)", () => {
       const done = view.getByRole("button", { name: "Done, continue" });
       await done.click();
       await expect
-        .poll(() => lastAnswer(page).textContent(), { timeout: 15_000 })
+        .poll(() => lastAnswer(page).textContent(), { timeout: 45_000 })
         .toContain("I am signed in and can see your orders");
       await expect.poll(() => view.getAttribute("data-control"), POLL).toBe("agent");
       await shot(page, "26-browse-continued");
@@ -168,7 +168,7 @@ describe("helpers, failures, the Live View and stopping (mock only)", () => {
   it("slow: a long answer stopped half way keeps what came and stops growing", T, async () => {
     const { page, errors } = await openTab(pg);
     await say(page, "slow stream please");
-    await expect.poll(() => lastAnswer(page).textContent(), { timeout: 15_000 }).toContain("word3");
+    await expect.poll(() => lastAnswer(page).textContent(), { timeout: 45_000 }).toContain("word3");
     await page.getByRole("button", { name: "Stop" }).click();
     await expect.poll(() => page.getByRole("button", { name: "Stop" }).isDisabled(), POLL).toBe(true);
     const cut = await lastAnswer(page).textContent();

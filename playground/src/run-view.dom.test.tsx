@@ -35,26 +35,26 @@ function Runs({ name, box }: { name: string; box: { send?: () => void } }) {
   );
 }
 
-const until = (fn: () => void) => waitFor(fn, { timeout: 10_000 });
+const until = (fn: () => void) => waitFor(fn, { timeout: 30_000 });
 
 describe("RunView with nested runs", () => {
-  it("expanding shows each level the children dispatched", { timeout: 30_000 }, async () => {
+  it("expanding shows each level the children dispatched", { timeout: 120_000 }, async () => {
     const box: { send?: () => void } = {};
     await act(async () => {
       render(<Runs name={`pg-nested-${Date.now().toString(36)}`} box={box} />);
     });
     await until(() => expect(screen.getByTestId("conn").textContent).toBe("open"));
     await act(async () => box.send?.());
-    const planner = await screen.findByRole("group", { name: "Planner" }, { timeout: 10_000 });
+    const planner = await screen.findByRole("group", { name: "Planner" }, { timeout: 30_000 });
     await until(() => expect(planner.getAttribute("data-status")).toBe("completed"));
     await until(() => expect(planner.getAttribute("data-state")).toBe("closed"));
     await userEvent.click(within(planner).getAllByRole("button", { name: "Details" })[0] as HTMLElement);
-    const researcher = await within(planner).findByRole("group", { name: "Researcher" }, { timeout: 10_000 });
+    const researcher = await within(planner).findByRole("group", { name: "Researcher" }, { timeout: 30_000 });
     await userEvent.click(within(researcher).getAllByRole("button", { name: "Details" })[0] as HTMLElement);
     const checker = await within(researcher).findByRole(
       "group",
       { name: "FactChecker" },
-      { timeout: 10_000 },
+      { timeout: 30_000 },
     );
     expect(checker.getAttribute("data-depth")).toBe("2");
     // A nested run's child is not the app agent's child: no drill-in button for it.

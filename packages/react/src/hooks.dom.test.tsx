@@ -24,7 +24,7 @@ const textOf = (m: UIMessage | undefined) =>
     .filter((p) => p.type === "text")
     .map((p) => (p as { text: string }).text)
     .join("");
-const until = (pred: () => boolean, timeout = 10_000) =>
+const until = (pred: () => boolean, timeout = 30_000) =>
   waitFor(() => expect(pred()).toBe(true), { timeout });
 
 /** What the components below expose to the tests. */
@@ -61,7 +61,7 @@ function OfficialAgentOurChat({ box }: { box: Box }) {
 
 describe("hooks", () => {
   it("useAgent + useAgentChat in StrictMode: one connection, state re-renders, a full turn", {
-    timeout: 20_000,
+    timeout: 120_000,
   }, async () => {
     const box: Box = { name: room() };
     const errors = vi.spyOn(console, "error");
@@ -82,7 +82,7 @@ describe("hooks", () => {
     expect(server.controller.instance("ChatAgent", box.name)?.conns.size).toBe(1);
   });
 
-  it("useAgentChat works with the official useAgent object", { timeout: 20_000 }, async () => {
+  it("useAgentChat works with the official useAgent object", { timeout: 120_000 }, async () => {
     const box: Box = { name: room() };
     await renderSettled(<OfficialAgentOurChat box={box} />);
     await act(async () => {
@@ -96,7 +96,7 @@ describe("hooks", () => {
     expect(part.output).toEqual({ city: "Lisbon", temperatureC: 21, condition: "sunny" });
   });
 
-  it("useAgentToolEvents shows the research run beside its tool call", { timeout: 20_000 }, async () => {
+  it("useAgentToolEvents shows the research run beside its tool call", { timeout: 120_000 }, async () => {
     const box: Box = { name: room() };
     await renderSettled(
       <StrictMode>

@@ -26,7 +26,7 @@ export function dropOnce(run: Run, at: number, again?: number) {
 export function atFrame(run: Run, at: number, fn: () => void) {
   let n = 0;
   run.srv.controller
-    .waitForFrame((f) => f.name === run.name && f.frame.type !== "rpc" && ++n === at, 8000)
+    .waitForFrame((f) => f.name === run.name && f.frame.type !== "rpc" && ++n === at, 60_000)
     .then(fn, () => undefined);
 }
 

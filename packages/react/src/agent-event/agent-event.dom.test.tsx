@@ -53,11 +53,13 @@ const msg = (id: string, role: UIMessage["role"], metadata?: unknown, text = "hi
 });
 
 describe("AgentEvent", () => {
-  it("shows a background run's completion as a note, not as a user bubble", { timeout: 20_000 }, async () => {
+  it("shows a background run's completion as a note, not as a user bubble", {
+    timeout: 120_000,
+  }, async () => {
     await renderSettled(<Chat name={`ev-${Math.random().toString(36).slice(2)}`} />);
-    await waitFor(() => expect(screen.getByTestId("conn").textContent).toBe("open"), { timeout: 5000 });
+    await waitFor(() => expect(screen.getByTestId("conn").textContent).toBe("open"), { timeout: 30_000 });
     await act(() => box.send?.("background research about queues"));
-    const note = await screen.findByRole("note", { name: /^Background run finished/ }, { timeout: 8000 });
+    const note = await screen.findByRole("note", { name: /^Background run finished/ }, { timeout: 30_000 });
     expect(note.getAttribute("data-kind")).toBe("detached-completion");
     expect(note.getAttribute("data-status")).toBe("completed");
     expect(note.getAttribute("data-role")).toBe("user");

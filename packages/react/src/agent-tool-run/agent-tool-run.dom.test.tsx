@@ -192,11 +192,11 @@ const attr = (el: Element | null, name: string) => el?.getAttribute(name) ?? nul
 const textOf = (el: Element | null) => el?.textContent ?? "";
 const isDisabled = (el: Element) => (el as HTMLButtonElement).disabled;
 
-const until = (fn: () => void, timeout = 8000) => waitFor(fn, { timeout });
+const until = (fn: () => void, timeout = 30_000) => waitFor(fn, { timeout });
 
 describe("AgentToolRun with the mock agent", () => {
   it("is open while running, closes once on completion, and reopens on a click", {
-    timeout: 20_000,
+    timeout: 120_000,
   }, async () => {
     const box: Harness = {};
     const user = userEvent.setup();
@@ -207,7 +207,7 @@ describe("AgentToolRun with the mock agent", () => {
     );
     await until(() => expect(textOf(screen.getByTestId("conn"))).toMatch("open"));
     await act(() => box.send?.("slowrun"));
-    const group = await screen.findByRole("group", { name: "Digger" }, { timeout: 5000 });
+    const group = await screen.findByRole("group", { name: "Digger" }, { timeout: 30_000 });
     const trigger = within(group).getByRole("button", { name: "Details" });
     await until(() => expect(textOf(within(group).getByRole("status"))).toMatch("Running"));
     expect(attr(trigger, "aria-expanded")).toEqual("true");
@@ -226,13 +226,13 @@ describe("AgentToolRun with the mock agent", () => {
     expect(isVisible(within(group).getByText(/Digging\. Done\./))).toBe(true);
   });
 
-  it("cuts a long result with Show all / Show less", { timeout: 20_000 }, async () => {
+  it("cuts a long result with Show all / Show less", { timeout: 120_000 }, async () => {
     const box: Harness = {};
     const user = userEvent.setup();
     await renderSettled(<Chat agentClass="RunAgent" name={room()} box={box} />);
     await until(() => expect(textOf(screen.getByTestId("conn"))).toMatch("open"));
     await act(() => box.send?.("long"));
-    const group = await screen.findByRole("group", { name: "Writer" }, { timeout: 5000 });
+    const group = await screen.findByRole("group", { name: "Writer" }, { timeout: 30_000 });
     await until(() => expect(attr(group, "data-status")).toEqual("completed"));
     await user.click(within(group).getByRole("button", { name: "Details" }));
     const toggle = within(group).getByRole("button", { name: "Show all" });
@@ -245,7 +245,7 @@ describe("AgentToolRun with the mock agent", () => {
   });
 
   it("offers reconnect for an interrupted child still running, and no retry for a failed one (not retryable)", {
-    timeout: 20_000,
+    timeout: 120_000,
   }, async () => {
     const box: Harness = {};
     const user = userEvent.setup();
@@ -254,7 +254,7 @@ describe("AgentToolRun with the mock agent", () => {
     await renderSettled(<Chat agentClass="ChatAgent" name={name} box={box} onRetry={onRetry} />);
     await until(() => expect(textOf(screen.getByTestId("conn"))).toMatch("open"));
     await act(() => box.send?.("fail"));
-    const crawler = await screen.findByRole("group", { name: "Crawler" }, { timeout: 5000 });
+    const crawler = await screen.findByRole("group", { name: "Crawler" }, { timeout: 30_000 });
     const verifier = screen.getByRole("group", { name: "Verifier" });
     await until(() => expect(attr(crawler, "data-status")).toEqual("interrupted"));
     await until(() => expect(attr(verifier, "data-status")).toEqual("error"));
@@ -282,13 +282,13 @@ describe("AgentToolRun with the mock agent", () => {
     );
   });
 
-  it("drills into the child's own chat", { timeout: 20_000 }, async () => {
+  it("drills into the child's own chat", { timeout: 120_000 }, async () => {
     const box: Harness = {};
     const user = userEvent.setup();
     await renderSettled(<Chat agentClass="ChatAgent" name={room()} box={box} />);
     await until(() => expect(textOf(screen.getByTestId("conn"))).toMatch("open"));
     await act(() => box.send?.("research about durable objects"));
-    const group = await screen.findByRole("group", { name: "Researcher" }, { timeout: 5000 });
+    const group = await screen.findByRole("group", { name: "Researcher" }, { timeout: 30_000 });
     await until(() => expect(attr(group, "data-status")).toEqual("completed"));
     await user.click(within(group).getByRole("button", { name: "Open agent chat" }));
     const panel = screen.getByRole("region", { name: "Agent chat" });

@@ -94,7 +94,7 @@ function Chat({
   );
 }
 
-const until = (fn: () => void) => waitFor(fn, { timeout: 10_000 });
+const until = (fn: () => void) => waitFor(fn, { timeout: 30_000 });
 const room = () => `nested-${Math.random().toString(36).slice(2, 10)}`;
 const details = (group: HTMLElement) =>
   within(group).getAllByRole("button", { name: "Details" })[0] as HTMLElement;
@@ -111,7 +111,7 @@ async function finishedTree(maxDepth?: number) {
   );
   await until(() => expect(screen.getByTestId("conn").textContent).toBe("open"));
   await act(async () => box.send?.("nested"));
-  const planner = await screen.findByRole("group", { name: "Planner" }, { timeout: 10_000 });
+  const planner = await screen.findByRole("group", { name: "Planner" }, { timeout: 30_000 });
   await until(() => expect(planner.getAttribute("data-status")).toBe("completed"));
   await until(() => expect(planner.getAttribute("data-state")).toBe("closed"));
   // Closed: only the chat's own socket is open.
@@ -121,12 +121,12 @@ async function finishedTree(maxDepth?: number) {
 
 describe("AgentToolRun following its child", () => {
   it("expanding shows the grandchild and great-grandchild runs; collapsing closes their sockets", {
-    timeout: 30_000,
+    timeout: 120_000,
   }, async () => {
     const planner = await finishedTree();
     expect(planner.hasAttribute("data-following")).toBe(false);
     await userEvent.click(details(planner));
-    const researcher = await within(planner).findByRole("group", { name: "Researcher" }, { timeout: 10_000 });
+    const researcher = await within(planner).findByRole("group", { name: "Researcher" }, { timeout: 30_000 });
     expect(planner.getAttribute("data-following")).toBe("");
     expect(researcher.getAttribute("data-status")).toBe("completed");
     expect(researcher.getAttribute("data-depth")).toBe("1");
@@ -136,7 +136,7 @@ describe("AgentToolRun following its child", () => {
     const checker = await within(researcher).findByRole(
       "group",
       { name: "FactChecker" },
-      { timeout: 10_000 },
+      { timeout: 30_000 },
     );
     expect(checker.getAttribute("data-depth")).toBe("2");
     expect(open).toBe(3);
@@ -148,11 +148,11 @@ describe("AgentToolRun following its child", () => {
   });
 
   it("stops following at maxDepth: the grandchild shows, its own runs are not fetched", {
-    timeout: 30_000,
+    timeout: 120_000,
   }, async () => {
     const planner = await finishedTree(1);
     await userEvent.click(details(planner));
-    const researcher = await within(planner).findByRole("group", { name: "Researcher" }, { timeout: 10_000 });
+    const researcher = await within(planner).findByRole("group", { name: "Researcher" }, { timeout: 30_000 });
     await userEvent.click(details(researcher));
     expect(researcher.getAttribute("data-state")).toBe("open");
     expect(researcher.hasAttribute("data-following")).toBe(false);

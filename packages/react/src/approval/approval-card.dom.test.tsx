@@ -259,7 +259,7 @@ describe("chat approvals (ChatAgent pay)", () => {
     const card = await ui.findByRole("article", { name: "transfer" });
     expect(disabled(within(card).getByRole("button", { name: "Approve" }))).toBe(false);
     expect(within(card).getByText(/^Expires in 0:0\d$/)).toBeTruthy();
-    await waitFor(() => expect(stateOf(card)).toBe("expired"), { timeout: 4000 });
+    await waitFor(() => expect(stateOf(card)).toBe("expired"), { timeout: 30_000 });
     expect(disabled(within(card).getByRole("button", { name: "Approve" }))).toBe(true);
     expect(within(card).getByRole("status").textContent).toBe("This request has expired.");
     expect(tab.requests[0]?.decide({ approved: true })).toBe(false);
@@ -301,7 +301,7 @@ describe("Think durable pause (ThinkAgent deploy)", () => {
       f.frame.type === "rpc" &&
       Array.isArray(f.frame.result) &&
       (f.frame.result as Array<Record<string, unknown>>).some((e) => "createdAt" in e);
-    mock.controller.delay(isExecutions, 400);
+    const releaseExecutions = mock.controller.gate(isExecutions);
     const { tab, ui } = await open("ThinkAgent");
     await ask(tab, "deploy");
     const card = await ui.findByRole("article", { name: "deploy" });
@@ -314,6 +314,7 @@ describe("Think durable pause (ThinkAgent deploy)", () => {
     expect(disabled(within(card).getByRole("button", { name: "Approve" }))).toBe(true);
     expect(disabled(within(card).getByRole("button", { name: "Deny" }))).toBe(false);
 
+    releaseExecutions();
     await waitFor(() => expect(args.hasAttribute("data-complete")).toBe(true));
     expect(args.hasAttribute("aria-busy")).toBe(false);
     expect(args.textContent).not.toContain("…");
