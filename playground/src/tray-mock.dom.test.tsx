@@ -54,7 +54,8 @@ describe("playground tray against the mock", () => {
     expect(within(item).getByText("Interrupted")).toBeTruthy();
     expect(within(item).getByText("The crawl ran past its 10 minute window and was stopped.")).toBeTruthy();
     // The reason in words, and the recovery the run calls for: Retry (its child stopped), no Reconnect.
-    expect(item.textContent).toMatch(/ran past|window/i);
+    expect(within(item).getByText("The run took longer than its time window.")).toBeTruthy();
+    expect(item.textContent).toContain("Crawled 30 of 100 pages");
     expect(within(item).queryByRole("button", { name: /^Reconnect/ })).toBeNull();
     const retry = within(item).getByRole("button", { name: "Retry Crawler" }) as HTMLButtonElement;
     expect(retry.disabled).toBe(false);
@@ -65,6 +66,8 @@ describe("playground tray against the mock", () => {
     expect(item.id).toBe(runId);
     expect(screen.getAllByRole("listitem")).toHaveLength(1);
     expect(within(item).getByText("Crawled 100 pages; 3 links are broken.")).toBeTruthy();
+    // Its last progress line from before the interruption no longer reads as if it still crawled.
+    expect(item.textContent).not.toContain("Crawled 30 of 100 pages");
     expect(within(item).queryByRole("button", { name: /^Retry/ })).toBeNull();
     expect(screen.queryByRole("alert")).toBeNull();
   });
