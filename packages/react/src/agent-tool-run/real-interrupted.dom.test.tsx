@@ -30,10 +30,21 @@ const started = {
   },
   replay: true,
 };
-const interrupted = {
+const stored = {
   type: "agent-tool-event",
   parentToolCallId: CALL,
   sequence: 1,
+  event: {
+    kind: "chunk",
+    runId: RUN,
+    body: '{"type":"start","messageId":"assistant_1795831439392_1dvgqktdv"}',
+  },
+  replay: true,
+};
+const interrupted = {
+  type: "agent-tool-event",
+  parentToolCallId: CALL,
+  sequence: 2,
   event: {
     kind: "interrupted",
     runId: RUN,
@@ -87,7 +98,9 @@ describe("a run the real runtime sealed interrupted after a restart", () => {
       const onError = vi.fn();
       const runs = new AgentToolRuns({ agent, storage: null, throttleMs: 0, onError });
       const frames =
-        order === "event first" ? [started, interrupted, transcript] : [transcript, started, interrupted];
+        order === "event first"
+          ? [started, stored, interrupted, transcript]
+          : [transcript, started, stored, interrupted];
       for (const f of frames) deliver(f);
       const run = runs.getSnapshot().runsById[RUN];
       render(
