@@ -3,7 +3,9 @@
  * while a restarted parent recovers its runs, so this test stops workerd while an `agentTool()` child (the silent
  * Crawler, word "stall") runs and starts it again on the same Durable Object storage: the parent re-attaches to
  * the child, hears nothing for `RECOVERY_NO_PROGRESS_MS` and seals the run. The client's run store shows the
- * interruption with its reason and whether the child still runs, and offers the recovery that fits.
+ * interruption with its reason and whether the child still runs, and offers the recovery that fits. Pressing it
+ * (the store's reconnect: the agent's retryAgentTool(runId)) re-attaches to the still-silent child; the runtime gives
+ * up again, the call answers and the run is offered the recovery again.
  *
  * `RUNBOARD_SKIP_REAL_SERVER=1` skips the file.
  */
@@ -114,6 +116,30 @@ for (const agent of (process.env.RUNBOARD_INTERRUPTED_HOSTS ?? "ChatAgent,ThinkA
       });
       if (process.env.RUNBOARD_PRINT_FAILURE_FRAMES === "1")
         console.log(`[${agent}] interrupted frames:\n${frames.join("\n")}`);
+
+      // Reconnect, as the run's button does: the store calls the agent's retryAgentTool(runId), which re-dispatches
+      // the id (docs/protocol.md#retry-and-reconnect). agents 0.32 re-attaches to the child; the Crawler is still
+      // silent, so after the no-progress budget the runtime gives up again and answers the run interrupted. The
+      // call answers, the run is not left recovering, still says interrupted, and offers the recovery again.
+      const answers: unknown[] = [];
+      client.addEventListener("message", (e) => {
+        const d = (e as MessageEvent).data;
+        if (typeof d === "string" && d.includes(runId) && !d.includes('"cf_agent_chat_messages"'))
+          answers.push(d);
+      });
+      expect(runs.reconnect(runId)).toBe(true);
+      expect(runs.actions.isRecovering(runId)).toBe(true);
+      expect(runs.reconnect(runId)).toBe(false);
+      await until("the reconnect is answered", () => !runs.actions.isRecovering(runId), 90_000);
+      if (process.env.RUNBOARD_PRINT_FAILURE_FRAMES === "1")
+        console.log(`[${agent}] after reconnect:\n${answers.join("\n")}`);
+      const again = runs.getSnapshot().runsById[runId];
+      expect(again).toMatchObject({
+        status: "interrupted",
+        retryable: true,
+        failure: { status: "interrupted" },
+      });
+      expect(recoveryFor(again as NonNullable<typeof again>)).not.toBeNull();
       expect(errors).toEqual([]);
       chat.dispose();
       runs.dispose();

@@ -31,6 +31,8 @@ export interface Progress {
 export interface ScriptHooks {
   /** Files an expense in `state.pendingApprovals`; returns its id. */
   fileExpense(amount: number): string;
+  /** Sets the agent's `maxConcurrentAgentTools` (agents 0.32 refuses a dispatch beyond it). */
+  limitAgentTools(max: number): void;
 }
 
 export const HELP =
@@ -208,6 +210,22 @@ export function hostRules(host: Host, hooks: ScriptHooks): Rule[] {
       // Nested runs: the Planner child (a Think) dispatches a Researcher of its own (see `Planner` in worker.ts).
       match: /\bnested\b/i,
       steps: [[toolCall("plan", "plan", { task: "Splitting the work; asking a researcher." })]],
+    },
+    {
+      // Not in the mock: two Researchers at once while the agent allows one (`maxConcurrentAgentTools` 1), so
+      // agents 0.32 refuses the second dispatch (docs/protocol.md#concurrency-limit); the limit is lifted after.
+      match: /\bbusy\b/i,
+      steps: [
+        [
+          run(() => hooks.limitAgentTools(1)),
+          toolCall("research", "research", { query: "queues" }),
+          toolCall("research", "research", { query: "caches" }),
+        ],
+        [
+          run(() => hooks.limitAgentTools(Number.POSITIVE_INFINITY)),
+          text("One helper was not started: the agent allows one at a time.", "txt-after-tool"),
+        ],
+      ],
     },
     {
       // Not in the mock: a child that runs until the Worker restarts (conformance/agent-tool-interrupted.test.ts).

@@ -303,9 +303,21 @@ function resolveApproval(
   return resolved;
 }
 
-function hostModel(host: Host, agent: { state: unknown; setState(s: WorkflowState): void }) {
+/** What the host scripts touch on their agent. */
+type ScriptedHost = {
+  state: unknown;
+  setState(s: WorkflowState): void;
+  maxConcurrentAgentTools: number;
+};
+
+function hostModel(host: Host, agent: ScriptedHost) {
   return createScriptedModel({
-    rules: hostRules(host, { fileExpense: (amount) => fileExpense(agent, amount) }),
+    rules: hostRules(host, {
+      fileExpense: (amount) => fileExpense(agent, amount),
+      limitAgentTools: (max) => {
+        agent.maxConcurrentAgentTools = max;
+      },
+    }),
     fallback: hostFallback,
   });
 }
@@ -434,7 +446,7 @@ export class ThinkAgent extends Think<Cloudflare.Env> {
   }
 
   getModel() {
-    return hostModel("think", this as unknown as { state: unknown; setState(s: WorkflowState): void });
+    return hostModel("think", this as unknown as ScriptedHost);
   }
 
   getSystemPrompt() {

@@ -138,6 +138,35 @@ const sharedTurns = (host: "ai-chat" | "think"): TurnRule[] => [
     steps: [{ kind: "client-tool", name: "getLocation", input: {} }, afterTool("getLocation")],
   },
   {
+    // Mock only (agents 0.32 seals a run `interrupted` only while a restarted parent recovers): a background crawl
+    // the agent gave up on, its child stopped, so the tray offers Retry; a retry (`retryAgentTool`, the same run
+    // id) re-attaches and the crawl finishes.
+    match: /\bbackground crawl\b/i,
+    steps: [
+      {
+        kind: "detached",
+        run: {
+          tool: "startBackgroundCrawl",
+          agentType: "Crawler",
+          input: { site: "https://shop.example" },
+          steps: [progress(0.3, "Crawled 30 of 100 pages", "crawling"), delay(200)],
+          outcome: {
+            kind: "interrupted",
+            error: "The crawl ran past its 10 minute window and was stopped.",
+            reason: "window-exceeded",
+            childStillRunning: false,
+          },
+          resumeSteps: [
+            progress(1, "Crawled 100 pages", "done"),
+            text("Crawled 100 pages; 3 links are broken.", { id: "txt-crawl-resumed", delayMs: 10 }),
+          ],
+        },
+        notify: false,
+      },
+      afterTool("startBackgroundCrawl"),
+    ],
+  },
+  {
     match: /\bbackground\b/i,
     steps: (ctx) => [
       {

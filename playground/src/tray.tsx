@@ -51,9 +51,12 @@ export function Tray({
               <Progress.Indicator className="progress-indicator" />
               <Progress.Data className="muted">{(data) => JSON.stringify(data)}</Progress.Data>
             </RunTray.Progress>
-            <p className="tray-text">
-              <RunTray.Phase className="phase" /> <RunTray.Message className="muted" />
-            </p>
+            {/* A finished run's last phase ("crawling …") would read as if it still ran; a stopped one keeps it. */}
+            {run.status !== "completed" && (
+              <p className="tray-text">
+                <RunTray.Phase className="phase" /> <RunTray.Message className="muted" />
+              </p>
+            )}
             <RunTray.Milestones className="chips" />
             <RunTray.Stalled className="stalled" />
             <RunTray.Interrupted className="tray-text" />
