@@ -130,7 +130,7 @@ for (const agent of (process.env.RUNBOARD_INTERRUPTED_HOSTS ?? "ChatAgent,ThinkA
       expect(runs.reconnect(runId)).toBe(true);
       expect(runs.actions.isRecovering(runId)).toBe(true);
       expect(runs.reconnect(runId)).toBe(false);
-      await until("the reconnect is answered", () => !runs.actions.isRecovering(runId), 90_000);
+      await until("the reconnect is answered", () => !runs.actions.isRecovering(runId), 120_000);
       if (process.env.RUNBOARD_PRINT_FAILURE_FRAMES === "1")
         console.log(`[${agent}] after reconnect:\n${answers.join("\n")}`);
       const again = runs.getSnapshot().runsById[runId];

@@ -51,7 +51,7 @@ describe.skipIf(SKIP_REAL)("the concurrency limit on the real runtime", () => {
           () =>
             researchParts(chat.getSnapshot().messages).filter((p) => p.state === "output-available")
               .length === 2 && textOf(chat.getSnapshot().messages.at(-1)).includes("not started"),
-          90_000,
+          120_000,
         );
         if (process.env.RUNBOARD_PRINT_FAILURE_FRAMES === "1")
           console.log(`[${host}] concurrency-limit frames:\n${frames.join("\n")}`);
@@ -91,7 +91,7 @@ describe.skipIf(SKIP_REAL)("the concurrency limit on the real runtime", () => {
         chat.dispose();
         client.close();
       }
-    }, 150_000);
+    }, 240_000);
   }
 });
 

@@ -36,11 +36,11 @@ function App({ name, box }: { name: string; box: { send?: (t: string) => void } 
   );
 }
 
-const until = (fn: () => void) => waitFor(fn, { timeout: 10_000 });
+const until = (fn: () => void) => waitFor(fn, { timeout: 30_000 });
 
 describe("playground tray against the mock", () => {
   it("an interrupted background run says why, and Retry finishes the same run", {
-    timeout: 30_000,
+    timeout: 120_000,
   }, async () => {
     const user = userEvent.setup();
     const box: { send?: (t: string) => void } = {};
@@ -49,7 +49,7 @@ describe("playground tray against the mock", () => {
     });
     await until(() => expect(screen.getByTestId("conn").textContent).toBe("open"));
     await act(async () => box.send?.("background crawl of the shop"));
-    const item = await screen.findByRole("listitem", { name: "Crawler" }, { timeout: 10_000 });
+    const item = await screen.findByRole("listitem", { name: "Crawler" }, { timeout: 30_000 });
     await until(() => expect(item.getAttribute("data-status")).toBe("interrupted"));
     expect(within(item).getByText("Interrupted")).toBeTruthy();
     expect(within(item).getByText("The crawl ran past its 10 minute window and was stopped.")).toBeTruthy();
