@@ -6,7 +6,7 @@
  */
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { openTab, type Playground, say, shot } from "./harness.ts";
+import { openTab, type Playground, press, say, shot } from "./harness.ts";
 
 /** The last agent answer's text. */
 export const lastAnswer = (page: Page) => page.getByRole("article", { name: "Agent" }).last();
@@ -43,7 +43,7 @@ export function coreWalks(pg: () => Playground) {
       await expect.poll(() => card.textContent(), wait()).toContain("ACME");
       await shot(page, "08-pay-asked", target);
       const approve = card.getByRole("button", { name: "Approve", exact: true });
-      await approve.click();
+      await press(approve);
       // A second press is impossible: the decision is on its way.
       expect(await approve.isDisabled()).toBe(true);
       await page.locator('[data-tool="processPayment"][data-status="output-available"]').waitFor(wait());
@@ -65,7 +65,7 @@ export function coreWalks(pg: () => Playground) {
         const card = page.getByRole("article", { name: /processPayment/ }).first();
         await card.waitFor(wait());
         await card.getByRole("textbox").fill("Wrong amount");
-        await card.getByRole("button", { name: "Deny with this reason" }).click();
+        await press(card.getByRole("button", { name: "Deny with this reason" }));
         await page.locator('[data-tool="processPayment"][data-status="output-error"]').waitFor(wait());
         await expect
           .poll(() => page.locator('[data-tool="processPayment"]').first().textContent(), wait())
@@ -76,7 +76,7 @@ export function coreWalks(pg: () => Playground) {
         const conversation = page.getByRole("region", { name: "Conversation" });
         const second = conversation.locator('[data-tool="processPayment"]').nth(1).getByRole("article");
         await second.waitFor(wait());
-        await second.getByRole("button", { name: "Approve", exact: true }).click();
+        await press(second.getByRole("button", { name: "Approve", exact: true }));
         await expect.poll(() => lastAnswer(page).textContent(), wait()).toContain("tx_123");
         expect(await second.getAttribute("data-status")).toBe("approved");
         // The first payment stays denied.
@@ -124,9 +124,11 @@ export function coreWalks(pg: () => Playground) {
       await expect.poll(() => item.getAttribute("data-status"), wait()).toBe("running");
       await shot(page, "16-background-running", target);
       const cancel = item.getByRole("button", { name: /^Cancel/ });
-      await cancel.click();
-      // One press is one cancel: the button is disabled while the cancel is on its way, and the run ends.
+      await press(cancel);
+      // One press is one cancel: the button is disabled while the cancel is on its way (the run reads
+      // cancelling until its end arrives), and the run ends.
       expect(await cancel.isDisabled()).toBe(true);
+      expect(["cancelling", "aborted"]).toContain(await item.getAttribute("data-tray-status"));
       await expect.poll(() => item.getAttribute("data-status"), wait()).toBe("aborted");
       await expect.poll(() => item.textContent(), wait()).toContain("Cancelled");
       await shot(page, "17-background-cancelled", target);

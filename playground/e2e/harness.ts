@@ -14,7 +14,7 @@ import {
   type Step,
   type TurnRule,
 } from "@runboard/mock-server";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, chromium, type Locator, type Page } from "playwright-core";
 import { createServer, type ViteDevServer } from "vite";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -192,8 +192,22 @@ export async function shot(page: Page, step: string, target: Target = "mock") {
   await page.screenshot({ path: `${SHOTS}${prefix}${step}.png`, fullPage: true });
 }
 
+/**
+ * Presses a button as a person does, and returns once the press is delivered. Playwright's `click()` also
+ * waits, after the page has handled the press, for the page to answer a round trip (`Page.enable`, to catch
+ * a navigation the press may start); it counts that wait against the click's limit. A press that starts
+ * agent work (Send, Approve, Cancel) is followed by a burst of work on the page (re-renders, the run's end,
+ * the agent's next turn streaming in), and on a loaded machine that burst outlasted the limit: the click
+ * failed after the press had landed, with the page showing what the press did (Cancel disabled, its cancel on
+ * the way, the run still `running`). Nothing here navigates, so that wait is skipped; the walk then waits for
+ * what the press should change, each wait with its own limit.
+ */
+export async function press(button: Locator, timeout?: number) {
+  await button.click({ noWaitAfter: true, ...(timeout === undefined ? {} : { timeout }) });
+}
+
 /** Types a message and sends it, as a person would. */
 export async function say(page: Page, text: string) {
   await page.getByLabel("Message").fill(text);
-  await page.getByRole("button", { name: "Send" }).click();
+  await press(page.getByRole("button", { name: "Send" }));
 }

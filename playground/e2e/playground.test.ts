@@ -5,8 +5,8 @@
  * `test-artifacts/playground/`.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { coreWalks, lastAnswer } from "./core-walks.ts";
-import { openTab, type Playground, say, shot, startPlayground } from "./harness.ts";
+import { coreWalks, lastAnswer, tray } from "./core-walks.ts";
+import { openTab, type Playground, press, say, shot, startPlayground } from "./harness.ts";
 
 let pg: Playground;
 beforeAll(async () => {
@@ -176,6 +176,33 @@ describe("helpers, failures, the Live View and stopping (mock only)", () => {
     await page.waitForTimeout(600);
     expect(await lastAnswer(page).textContent()).toBe(cut);
     await shot(page, "23-slow-stopped");
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  // Issue 18 §13. On a loaded machine the page's work right after Cancel (re-renders, the run's end, the
+  // agent's next turn) ran long, and the walk's click failed after the press had landed: the tray showed the
+  // run `running` with Cancel disabled (its cancel on the way). Here that work is stretched on purpose: the
+  // page's main thread is kept busy for longer than the press's limit, starting just after the press was
+  // handled. The press must count as done once delivered, and the run must still end cancelled.
+  it("a press stays one press when the page is busy right after it (Cancel in the tray)", T, async () => {
+    const { page, errors } = await openTab(pg);
+    await say(page, "start background research on websockets until cancelled");
+    const item = tray(page).getByRole("listitem").first();
+    await expect.poll(() => item.getAttribute("data-status"), POLL).toBe("running");
+    const LIMIT_MS = 2_000;
+    await page.evaluate((busyMs) => {
+      const busy = () => {
+        const end = performance.now() + busyMs;
+        while (performance.now() < end);
+      };
+      // After the press's own handlers (React's included) have run: the burst that follows a press.
+      document.addEventListener("click", () => setTimeout(busy, 0), { capture: true, once: true });
+    }, LIMIT_MS * 2);
+    const cancel = item.getByRole("button", { name: /^Cancel/ });
+    await press(cancel, LIMIT_MS);
+    expect(await cancel.isDisabled()).toBe(true);
+    await expect.poll(() => item.getAttribute("data-status"), POLL).toBe("aborted");
     expect(errors).toEqual([]);
     await page.close();
   });
