@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { AgentToolRunsReducer } from "./agent-tool-runs.ts";
 import type { AgentToolEventFrame } from "./frames.ts";
 
-// Per-frame work must not grow with a run's history or the number of runs: counted in sorts, never timed.
+// Per-frame work must not grow with a run's history or the number of runs: counted in sorts and in entries
+// copied, never timed.
 
 const started = (runId: string, parent?: string, order = 0): AgentToolEventFrame => ({
   type: "agent-tool-event",
@@ -34,6 +35,45 @@ function sortsDuring(fn: () => void): number {
   } finally {
     spy.mockRestore();
   }
+}
+
+const progress = (runId: string, n: number): AgentToolEventFrame => ({
+  type: "agent-tool-event",
+  sequence: n,
+  event: {
+    kind: "chunk",
+    runId,
+    body: JSON.stringify({ type: "data-agent-progress", id: `p${n}`, data: { fraction: n / 1e4 } }),
+  },
+});
+
+/**
+ * Entries copied while `fn` runs: keys copied by `Object.assign` (how the run indexes are copied) and elements
+ * copied by `slice` from a milestone list (how a published list is copied before it is written again).
+ */
+function copiesDuring(fn: () => void): { index: number; milestones: number } {
+  const counts = { index: 0, milestones: 0 };
+  const assign = Object.assign;
+  const slice = Array.prototype.slice;
+  vi.spyOn(Object, "assign").mockImplementation(((target: object, ...sources: object[]) => {
+    for (const src of sources) if (src) counts.index += Object.keys(src).length;
+    return assign(target, ...sources);
+  }) as typeof Object.assign);
+  vi.spyOn(Array.prototype, "slice").mockImplementation(function (
+    this: unknown[],
+    ...args: [number?, number?]
+  ) {
+    const first = this[0] as { sequence?: unknown; name?: unknown } | undefined;
+    if (typeof first?.sequence === "number" && typeof first.name === "string")
+      counts.milestones += this.length;
+    return slice.apply(this, args);
+  });
+  try {
+    fn();
+  } finally {
+    vi.restoreAllMocks();
+  }
+  return counts;
 }
 
 afterEach(() => vi.restoreAllMocks());
@@ -124,4 +164,38 @@ describe("run reducer at scale", () => {
     expect(sorts).toBe(0);
     expect(r.state.runsByToolCallId.call_1?.map((x) => x.runId)).toEqual(["d", "a", "a2", "b", "c"]);
   });
+
+  // What a read must copy is set by the public shape: a new `runsById` and `runsByToolCallId` record per state
+  // (plain records; the previous state stays as it was), the changed groups, and a new milestone array for a
+  // run whose list grew. That part grows with the history (inherent, see bench/RESULTS.md "Runs at scale");
+  // nothing else may: not the frames between reads, not the runs or lists that did not change.
+  it.each([500, 2_000])(
+    "16 frames then a read, among %i runs and a run with as many milestones: the indexes once, the grown list once",
+    (history) => {
+      const r = new AgentToolRunsReducer();
+      for (let i = 0; i < history; i++) r.apply(started(`r${i}`, `call_r${i}`, i));
+      r.apply(started("long", "call_long"));
+      for (let i = 0; i < history; i++) r.apply(milestone("long", i));
+      r.apply(milestone("other", 0)); // ignored: not started
+      const before = r.state;
+      const copied = copiesDuring(() => {
+        for (let k = 0; k < 8; k++) r.apply(milestone("long", history + k));
+        for (let k = 0; k < 8; k++) r.apply(progress(`r${k * 7}`, 2 + k));
+        void r.state;
+      });
+      const runs = history + 1;
+      // One copy of each index (runs entries by id, runs entries by tool call), however many frames came.
+      expect(copied.index).toBe(2 * runs);
+      // The grown list is copied once (at its first append after the read), not once per append.
+      expect(copied.milestones).toBe(history);
+      const after = r.state;
+      expect(after.runsById.long?.milestones).toHaveLength(history + 8);
+      expect(before.runsById.long?.milestones).toHaveLength(history);
+      // Runs that did not change keep their objects, lists and groups.
+      expect(after.runsById.r1).toBe(before.runsById.r1);
+      expect(after.runsByToolCallId.call_r1).toBe(before.runsByToolCallId.call_r1);
+      // A read without a change copies nothing.
+      expect(copiesDuring(() => void r.state)).toEqual({ index: 0, milestones: 0 });
+    },
+  );
 });
