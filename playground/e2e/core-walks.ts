@@ -105,7 +105,7 @@ export function coreWalks(pg: () => Playground) {
       // The run closed itself on completion; a person opens it again to read what the helper did.
       const details = run.getByRole("button", { name: "Details" });
       await expect.poll(() => details.getAttribute("aria-expanded"), wait()).toBe("false");
-      await details.click();
+      await press(details);
       expect(await details.getAttribute("aria-expanded")).toBe("true");
       await expect.poll(() => run.textContent(), wait()).toContain("gatherSources");
       await shot(page, "07-research-done", target);
@@ -155,12 +155,12 @@ export function coreWalks(pg: () => Playground) {
           .poll(() => page.locator(".agent-event").last().textContent(), wait())
           .toContain("Researcher");
         await expect.poll(() => lastAnswer(page).textContent(), wait()).toContain("Noted");
-        await item.getByRole("button", { name: /^Open/ }).click();
+        await press(item.getByRole("button", { name: /^Open/ }));
         const child = page.getByRole("region", { name: /chat$/ });
         await child.waitFor(wait());
         await expect.poll(() => child.textContent(), wait()).toContain("Summary: found 2 sources");
         await shot(page, "18-background-done-drilled-in", target);
-        await item.getByRole("button", { name: /^Dismiss/ }).click();
+        await press(item.getByRole("button", { name: /^Dismiss/ }));
         await expect.poll(() => tray(page).getByRole("listitem").count(), wait()).toBe(0);
         await expect.poll(() => tray(page).textContent(), wait()).toContain("No background runs");
         await shot(page, "19-background-dismissed", target);

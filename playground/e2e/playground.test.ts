@@ -41,7 +41,7 @@ describe("the playground, as a person uses it (mock only)", () => {
     const share = page.getByRole("button", { name: "Share location" });
     await share.waitFor({ timeout: 45_000 });
     await shot(page, "04-locate-asked");
-    await share.click();
+    await press(share);
     await page
       .locator('[data-tool="getLocation"][data-status="output-available"]')
       .waitFor({ timeout: 45_000 });
@@ -59,7 +59,7 @@ describe("the playground, as a person uses it (mock only)", () => {
     await card.waitFor({ timeout: 45_000 });
     await expect.poll(() => card.textContent(), POLL).toContain("team lunch");
     await shot(page, "11-expense-waiting");
-    await card.getByRole("button", { name: "Approve", exact: true }).click();
+    await press(card.getByRole("button", { name: "Approve", exact: true }));
     await expect.poll(() => queue.getAttribute("data-empty"), { timeout: 45_000 }).toBe("");
     await shot(page, "12-expense-approved");
     expect(errors).toEqual([]);
@@ -78,11 +78,11 @@ describe("the playground, as a person uses it (mock only)", () => {
     await expect.poll(() => approve.isEnabled(), { timeout: 45_000 }).toBe(true);
     await expect.poll(() => card.textContent(), POLL).toContain("deploy:production");
     await shot(page, "13-deploy-paused");
-    await approve.click();
+    await press(approve);
     const dialog = page.getByRole("alertdialog");
     await dialog.waitFor();
     await shot(page, "14-deploy-confirm");
-    await dialog.getByRole("button", { name: /approve|confirm/i }).click();
+    await press(dialog.getByRole("button", { name: /approve|confirm/i }));
     await expect.poll(() => card.getAttribute("data-status"), { timeout: 45_000 }).toBe("approved");
     await shot(page, "15-deploy-approved");
     expect(errors).toEqual([]);
@@ -143,18 +143,18 @@ describe("helpers, failures, the Live View and stopping (mock only)", () => {
       expect(await frame.getAttribute("referrerpolicy")).toBe("no-referrer");
       await expect.poll(() => view.getAttribute("data-status"), POLL).toBe("live");
       await shot(page, "24-browse-watching");
-      await view.getByRole("button", { name: "Take over" }).click();
+      await press(view.getByRole("button", { name: "Take over" }));
       await expect.poll(() => view.getAttribute("data-control"), POLL).toBe("human");
       const remote = page.frameLocator('iframe[data-control="human"]').first();
       await remote.getByLabel("Email").fill("ada@example.com");
       await remote.getByLabel("Password").fill("correct horse");
-      await remote.getByRole("button", { name: "Sign in" }).click();
+      await press(remote.getByRole("button", { name: "Sign in" }));
       await expect
         .poll(() => remote.getByRole("status").textContent())
         .toContain("Signed in as ada@example.com");
       await shot(page, "25-browse-taken-over");
       const done = view.getByRole("button", { name: "Done, continue" });
-      await done.click();
+      await press(done);
       await expect
         .poll(() => lastAnswer(page).textContent(), { timeout: 45_000 })
         .toContain("I am signed in and can see your orders");
@@ -169,7 +169,7 @@ describe("helpers, failures, the Live View and stopping (mock only)", () => {
     const { page, errors } = await openTab(pg);
     await say(page, "slow stream please");
     await expect.poll(() => lastAnswer(page).textContent(), { timeout: 45_000 }).toContain("word3");
-    await page.getByRole("button", { name: "Stop" }).click();
+    await press(page.getByRole("button", { name: "Stop" }));
     await expect.poll(() => page.getByRole("button", { name: "Stop" }).isDisabled(), POLL).toBe(true);
     const cut = await lastAnswer(page).textContent();
     expect(cut).not.toContain("word39");
