@@ -8,7 +8,7 @@
 import { build } from "./lib/build.mjs";
 import { FakeAgent, loadReact, pushInBursts, pushPaced, tick, until } from "./lib/dom.mjs";
 import { chatStream, messagesFrame, textOf, transcript } from "./lib/frames.mjs";
-import { machine, recordFigures, stamp, writeSection } from "./lib/results.mjs";
+import { machine, recordFigures, stamp, writeSection, writeSubsection } from "./lib/results.mjs";
 import { f2, measure, median, sleep, window } from "./lib/stats.mjs";
 
 build("packages/protocol", "packages/client", "packages/react");
@@ -18,6 +18,8 @@ const runboardReact = await import("../packages/react/dist/index.js");
 const { useAgentChat: officialUseAgentChat } = await import("@cloudflare/ai-chat/react");
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+/** `BENCH_ONLY=paced`: only the paced transcript bench, which then rewrites only its own subsection. */
+const ONLY_PACED = process.env.BENCH_ONLY === "paced";
 const DELTAS = 20_000;
 const h = React.createElement;
 
@@ -75,42 +77,44 @@ async function hook(useChat, own = false) {
   return timed;
 }
 
-const { medians: wall, cpu: t } = await measure(
-  {
-    // The floor gets the frames the same way (same bursts, same yields), so only the work differs.
-    floor: async () => {
-      const agent = new FakeAgent();
-      let text = "";
-      agent.addEventListener("message", (e) => {
-        const o = JSON.parse(e.data);
-        if (o.body) {
-          const b = JSON.parse(o.body);
-          if (b.type === "text-delta") text += b.delta;
-        }
-      });
-      const fresh = framesFor("req1");
-      const timed = await window(() => pushInBursts(agent, fresh));
-      if (text !== expected) throw new Error("floor");
-      return timed;
-    },
-    "runboard ChatSession": async () => {
-      const agent = new FakeAgent();
-      const chat = new ChatSession({ agent, getInitialMessages: null, resume: false });
-      const fresh = framesFor("req1");
-      const timed = await window(async () => {
-        await pushInBursts(agent, fresh);
-        await until(() => textOf(chat.getSnapshot().messages.at(-1)) === expected, "final message");
-      });
-      chat.dispose();
-      return timed;
-    },
-    "runboard useAgentChat (React)": () => hook(ours),
-    "official useAgentChat (React)": () => hook(theirs),
-    "runboard useAgentChat, own turn": () => hook(ours, true),
-    "official useAgentChat, own turn": () => hook(theirs, true),
-  },
-  { runs: RUNS, warmups: 1 },
-);
+const { medians: wall, cpu: t } = ONLY_PACED
+  ? { medians: {}, cpu: {} }
+  : await measure(
+      {
+        // The floor gets the frames the same way (same bursts, same yields), so only the work differs.
+        floor: async () => {
+          const agent = new FakeAgent();
+          let text = "";
+          agent.addEventListener("message", (e) => {
+            const o = JSON.parse(e.data);
+            if (o.body) {
+              const b = JSON.parse(o.body);
+              if (b.type === "text-delta") text += b.delta;
+            }
+          });
+          const fresh = framesFor("req1");
+          const timed = await window(() => pushInBursts(agent, fresh));
+          if (text !== expected) throw new Error("floor");
+          return timed;
+        },
+        "runboard ChatSession": async () => {
+          const agent = new FakeAgent();
+          const chat = new ChatSession({ agent, getInitialMessages: null, resume: false });
+          const fresh = framesFor("req1");
+          const timed = await window(async () => {
+            await pushInBursts(agent, fresh);
+            await until(() => textOf(chat.getSnapshot().messages.at(-1)) === expected, "final message");
+          });
+          chat.dispose();
+          return timed;
+        },
+        "runboard useAgentChat (React)": () => hook(ours),
+        "official useAgentChat (React)": () => hook(theirs),
+        "runboard useAgentChat, own turn": () => hook(ours, true),
+        "official useAgentChat, own turn": () => hook(theirs, true),
+      },
+      { runs: RUNS, warmups: 1 },
+    );
 
 // ───────────── 1,000 chunks/s into a rendered 2,000-message transcript ─────────────
 const HISTORY = 2_000;
@@ -118,15 +122,28 @@ const RATE = 1_000;
 const PACED = 2_000; // deltas: 2 s at RATE
 const paced = chatStream(PACED);
 
+/** `BENCH_PROFILE=dir`: a V8 CPU profile of each timed window is written there (off the CPU count). */
+const profileDir = process.env.BENCH_PROFILE;
+const inspector = profileDir ? new (await import("node:inspector/promises")).Session() : undefined;
+inspector?.connect();
+let profiled = 0;
+
 /** CPU ms of this process while `fn` runs (user + system). */
 async function cpuDuring(fn) {
+  if (inspector) await inspector.post("Profiler.enable").then(() => inspector.post("Profiler.start"));
   const c0 = process.cpuUsage();
   await fn();
   const c = process.cpuUsage(c0);
+  if (inspector) {
+    const { profile } = await inspector.post("Profiler.stop");
+    const { writeFileSync } = await import("node:fs");
+    writeFileSync(`${profileDir}/window-${profiled++}.cpuprofile`, JSON.stringify(profile));
+  }
   return (c.user + c.system) / 1000;
 }
 
-const { ChatMessagesProvider, MessageParts, useChatMessage, useChatMessageIds } = runboardReact;
+const { ChatMessageList, ChatMessagesProvider, MessageParts, useChatMessage, useChatMessageIds } =
+  runboardReact;
 /** Renders of each message's row, by message id (reset before the timed window). */
 const renders = new Map();
 const counted = (id) => renders.set(id, (renders.get(id) ?? 0) + 1);
@@ -141,16 +158,17 @@ const IdRow = React.memo(function IdRow({ id }) {
   const message = useChatMessage(id);
   return message ? h("div", { "data-role": message.role }, h(MessageParts, { message })) : null;
 });
-/** The list: re-renders only when messages are added or removed. */
-const IdList = React.memo(function IdList() {
+/** The list by hand, flat: re-renders only when messages are added or removed. */
+const FlatIdList = React.memo(function FlatIdList() {
   return useChatMessageIds().map((id) => h(IdRow, { key: id, id }));
 });
 
 /**
- * Own turn streamed at RATE into a rendered transcript of HISTORY messages; see the header. `selectors`: the
- * list through `useChatMessageIds` and rows through `useChatMessage`; otherwise the list maps `chat.messages`.
+ * Own turn streamed at RATE into a rendered transcript of HISTORY messages; see the header. `list`: "blocks",
+ * the library's `ChatMessageList` (rows through `useChatMessage`); "flat", `useChatMessageIds().map(…)` by
+ * hand; otherwise the list maps `chat.messages`.
  */
-async function intoTranscript(useChat, selectors = false) {
+async function intoTranscript(useChat, list = "messages") {
   const agent = new FakeAgent();
   const box = { messages: [], commits: 0, chat: undefined };
   function App() {
@@ -160,7 +178,8 @@ async function intoTranscript(useChat, selectors = false) {
     React.useEffect(() => {
       box.commits++;
     });
-    if (selectors) return h("main", null, h(ChatMessagesProvider, { chat }, h(IdList)));
+    if (list === "blocks") return h("main", null, h(ChatMessageList, { chat, row: IdRow }));
+    if (list === "flat") return h("main", null, h(ChatMessagesProvider, { chat }, h(FlatIdList)));
     return h(
       "main",
       null,
@@ -214,29 +233,37 @@ const streaming = {
   floor: [],
   runboard: [],
   official: [],
+  "runboard, flat list of ids": [],
   "runboard, list from chat.messages": [],
   "runboard, throttleMs 50": [],
 };
 const pacedContenders = {
   floor: floorPaced,
-  runboard: () => intoTranscript(ours, true),
+  runboard: () => intoTranscript(ours, "blocks"),
   official: () => intoTranscript(theirs),
+  "runboard, flat list of ids": () => intoTranscript(ours, "flat"),
   "runboard, list from chat.messages": () => intoTranscript(ours),
-  "runboard, throttleMs 50": () => intoTranscript(ours50, true),
+  "runboard, throttleMs 50": () => intoTranscript(ours50, "blocks"),
 };
+/** `BENCH_CONTENDERS="runboard|floor"`: only these (to profile one with `node --cpu-prof`); nothing is written. */
+const only = process.env.BENCH_CONTENDERS?.split("|");
 for (let round = -1; round < RUNS; round++) {
-  const order = Object.keys(pacedContenders);
+  const order = Object.keys(pacedContenders).filter((k) => !only || only.includes(k));
   if (round % 2) order.reverse();
   for (const k of order) {
     const r = await pacedContenders[k]();
     if (round >= 0) streaming[k].push(r);
   }
 }
+if (only) {
+  for (const k of only) console.log(k, JSON.stringify(streaming[k]));
+  process.exit(0);
+}
 const sm = (k, f) => median(streaming[k].map((r) => r[f]));
 const animationFrames = Math.round((PACED / RATE) * 60);
 const perCommit = (k) => (sm(k, "cpu") - sm("floor", "cpu")) / sm(k, "commits");
 
-const lines = [
+const head = [
   `## Chat client: ${DELTAS.toLocaleString("en")} deltas, frames in → final message in the store (${stamp()})`,
   "",
   `Machine: ${machine()}. \`npm run bench:client\` (\`node bench/client.mjs\`); jsdom, frames pushed in reads of 500 with a macrotask between, timed from the first frame until the final message is in the store (mounting, sending the request and unmounting left out, for every contender); median of ${RUNS} after a warm-up, contenders alternating.`,
@@ -251,6 +278,8 @@ const lines = [
   `- another tab's stream (the observer path): runboard / official **${f2(t["runboard useAgentChat (React)"] / t["official useAgentChat (React)"])}×** (target ≤ 0.5×); runboard / floor **${f2(t["runboard useAgentChat (React)"] / t.floor)}×** (target ≤ 2×); official / floor ${f2(t["official useAgentChat (React)"] / t.floor)}×`,
   `- runboard ChatSession (no React) / floor: ${f2(t["runboard ChatSession"] / t.floor)}×`,
   "",
+];
+const pacedLines = [
   `### Streaming ${RATE.toLocaleString("en")} chunks/s into a ${HISTORY.toLocaleString("en")}-message transcript`,
   "",
   `Own turn, ${PACED.toLocaleString("en")} deltas paced on the wall clock (reads every 16 ms) into a rendered transcript, a memoized row per message with its parts through \`MessageParts\`: runboard's list through \`useChatMessageIds()\` and each row through \`useChatMessage(id)\`; the official hook's list maps \`chat.messages\` as apps do today (so does the "list from chat.messages" row, on our hook). CPU time of the process from the first chunk until the final text is on screen; median of ${RUNS} runs each, alternating. The floor parses the same frames at the same pace.`,
@@ -269,9 +298,11 @@ const lines = [
   `- React commits over ${animationFrames} animation frames: runboard ${sm("runboard", "commits")}, official ${sm("official", "commits")} (target: at most one per frame)`,
   `- renders of unchanged messages: runboard ${sm("runboard", "unchanged")}, official ${sm("official", "unchanged")} (target 0)`,
 ];
+const lines = ONLY_PACED ? pacedLines : [...head, ...pacedLines];
 console.log(lines.join("\n"));
-writeSection("Chat client", lines);
-recordFigures("client", [
+if (ONLY_PACED) writeSubsection("Chat client", pacedLines);
+else writeSection("Chat client", lines);
+const figures = [
   {
     name: "chat 20k deltas own turn, runboard / official",
     value: t["runboard useAgentChat, own turn"] / t["official useAgentChat, own turn"],
@@ -318,5 +349,10 @@ recordFigures("client", [
     value: sm("runboard", "unchanged"),
     max: 0,
   },
-]);
+];
+// Alone, the paced part records only its own figures (the others were not measured).
+recordFigures(
+  "client",
+  figures.filter((f) => !ONLY_PACED || f.name.startsWith("chat 1k")),
+);
 process.exit(0);

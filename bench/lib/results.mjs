@@ -37,6 +37,22 @@ export function writeSection(key, lines, { top = false } = {}) {
   writeFileSync(FILE, out);
 }
 
+/**
+ * Replaces the `### ` subsection whose heading is `lines[0]` (up to the next `##`/`###` heading) inside the
+ * `## ${key}` section, for a bench run that measured only that part. NO_WRITE=1 skips.
+ */
+export function writeSubsection(key, lines) {
+  if (process.env.NO_WRITE) return;
+  const text = readFileSync(FILE, "utf8");
+  const section = text.indexOf(`\n## ${key}`);
+  const at = section < 0 ? -1 : text.indexOf(`\n${lines[0]}`, section);
+  if (at < 0) throw new Error(`bench: no subsection '${lines[0]}' under '## ${key}' in RESULTS.md`);
+  const rest = text.slice(at + 1);
+  const next = rest.search(/\n##+ /);
+  const tail = next < 0 ? "" : rest.slice(next);
+  writeFileSync(FILE, `${text.slice(0, at)}\n${lines.join("\n").trim()}\n${tail}`);
+}
+
 /** Replaces everything above the first `## ` heading. */
 export function writeHeader(lines) {
   if (process.env.NO_WRITE) return;

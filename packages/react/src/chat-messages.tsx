@@ -5,7 +5,16 @@
  */
 import { CHAT_SESSION } from "@runboard/client";
 import type { UIMessage } from "ai";
-import { createContext, type ReactNode, useCallback, useContext, useSyncExternalStore } from "react";
+import {
+  type ComponentType,
+  createContext,
+  memo,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useSyncExternalStore,
+} from "react";
+import { type MessageBlock, messageBlocks } from "./message-blocks.ts";
 
 /** What the hooks read: `useAgentChat()`'s result, a `ChatSession`, or any store with the same two calls. */
 export interface ChatMessagesSource<M extends UIMessage = UIMessage> {
@@ -196,3 +205,70 @@ export function useChatMessage<M extends UIMessage = UIMessage>(
   const get = () => messageAt(source, source.getSnapshot().messages, id) as M | undefined;
   return useSyncExternalStore(subscribe, get, get);
 }
+
+/** Props of `ChatMessageList`. */
+export interface ChatMessageListProps {
+  /** `useAgentChat()`'s result (or its session); without it, the chat of the nearest `ChatMessagesProvider`. */
+  chat?: ChatMessagesInput;
+  /**
+   * Renders one message, given its id (read it with `useChatMessage(id)`). A component defined once, outside
+   * render (a new one per render would re-render, and remount, every row), usually wrapped in `memo`.
+   */
+  row: Row;
+}
+
+/** Blocks per ids array, and the blocks last handed out per store (reused where their content is the same). */
+const blocksOf = new WeakMap<readonly string[], readonly MessageBlock[]>();
+const lastBlocks = new WeakMap<object, readonly MessageBlock[]>();
+
+function blocksFor(source: ChatMessagesSource, ids: readonly string[]) {
+  let blocks = blocksOf.get(ids);
+  if (!blocks) {
+    blocks = messageBlocks(ids, lastBlocks.get(source));
+    blocksOf.set(ids, blocks);
+    lastBlocks.set(source, blocks);
+  }
+  return blocks;
+}
+
+type Row = ComponentType<{ id: string }>;
+
+/** A block of rows or of blocks; skipped while its object is the same (see `message-blocks.ts`). */
+const Block = memo(function Block({ block, row: Row }: { block: MessageBlock; row: Row }) {
+  if (block.blocks) return block.blocks.map((b) => <Block key={b.key} block={b} row={Row} />);
+  return block.ids?.map((id) => <Row key={id} id={id} />);
+});
+
+/**
+ * Every message of the chat in order, one `row` per id: `useChatMessageIds().map(…)` for long conversations.
+ * The rows are grouped in memoized blocks (no element of their own), so a streamed commit makes React visit
+ * the blocks and the rows of one block instead of every row (a flat list of 2,000 rows is walked in full on
+ * every commit, even when only one row renders). A row keeps its state while messages are added or removed
+ * elsewhere; only removing the first message of a block moves the rows after it into the previous block
+ * (remounting them). Renders no element; re-renders only when messages are added or removed, or `row` changes.
+ *
+ * @example
+ * ```tsx
+ * const Row = memo(function Row({ id }: { id: string }) {
+ *   const message = useChatMessage(id);
+ *   return message ? <article data-role={message.role}><MessageParts message={message} /></article> : null;
+ * });
+ * // <ChatMessageList chat={useAgentChat({ agent })} row={Row} />
+ * ```
+ */
+export const ChatMessageList = memo(
+  function ChatMessageList({ chat, row }: ChatMessageListProps) {
+    const source = useSource(chat, "ChatMessageList");
+    const ids = useChatMessageIds(source);
+    return (
+      <SourceContext.Provider value={source}>
+        {blocksFor(source, ids).map((b) => (
+          <Block key={b.key} block={b} row={row} />
+        ))}
+      </SourceContext.Provider>
+    );
+  },
+  // `useAgentChat()`'s result is a new object on every commit; its store is the same one.
+  (a, b) =>
+    a.row === b.row && (a.chat === b.chat || (!!a.chat && !!b.chat && sourceOf(a.chat) === sourceOf(b.chat))),
+);

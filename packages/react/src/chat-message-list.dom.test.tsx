@@ -1,0 +1,187 @@
+/**
+ * `ChatMessageList` on a real chat store fed server frames: every message in order through the app's row, a
+ * streamed delta renders only its row and makes React walk a few dozen fibers instead of every row, and rows
+ * keep their state while messages are added or removed elsewhere.
+ */
+import { ChatSession } from "@runboard/client";
+import { act, cleanup, render } from "@testing-library/react";
+import type { UIMessage } from "ai";
+import { memo, useEffect, useState } from "react";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  ChatMessageList,
+  ChatMessagesProvider,
+  useChatMessage,
+  useChatMessageIds,
+} from "./chat-messages.tsx";
+import { MessageParts } from "./message-parts/index.ts";
+
+afterEach(cleanup);
+
+/** What `useAgent` returns, minus the network: the test pushes the server's frames. */
+class FakeAgent extends EventTarget {
+  agent = "chat-agent";
+  name = `t-${Math.random().toString(36).slice(2)}`;
+  readyState = 1;
+  send() {}
+  getHttpUrl() {
+    return `http://localhost/agents/chat-agent/${this.name}`;
+  }
+  push(body: unknown) {
+    const frame = { type: "cf_agent_use_chat_response", id: "req1", body: JSON.stringify(body), done: false };
+    this.dispatchEvent(new MessageEvent("message", { data: JSON.stringify(frame) }));
+  }
+}
+
+const transcript = (n: number): UIMessage[] =>
+  Array.from({ length: n }, (_, i) => ({
+    id: `m${i}`,
+    role: i % 2 ? "assistant" : "user",
+    parts: [{ type: "text", text: `message ${i}` }],
+  }));
+
+const renders = new Map<string, number>();
+const mounts = new Map<string, number>();
+
+const Row = memo(function Row({ id }: { id: string }) {
+  renders.set(id, (renders.get(id) ?? 0) + 1);
+  // State of the row's own (an open disclosure, a draft): lost if the row is remounted.
+  const [mountedAs] = useState(() => `${id}#${(mounts.get(id) ?? 0) + 1}`);
+  useEffect(() => {
+    mounts.set(id, (mounts.get(id) ?? 0) + 1);
+  }, [id]);
+  const message = useChatMessage(id);
+  return (
+    <article data-id={id} data-mounted-as={mountedAs}>
+      {message && <MessageParts message={message} />}
+    </article>
+  );
+});
+
+function FlatList() {
+  return useChatMessageIds().map((id) => <Row key={id} id={id} />);
+}
+
+function session(n: number) {
+  const agent = new FakeAgent();
+  const chat = new ChatSession({
+    agent: agent as never,
+    messages: transcript(n),
+    getInitialMessages: null,
+    resume: false,
+    throttleMs: 0,
+  });
+  renders.clear();
+  mounts.clear();
+  return { agent, chat };
+}
+
+const shownIds = (container: HTMLElement) =>
+  [...container.querySelectorAll("article")].map((a) => a.getAttribute("data-id"));
+
+/** React's current fiber tree under a `render()` container (test-only: reads React's internal fields). */
+type Fiber = { child: Fiber | null; sibling: Fiber | null };
+function fibers(container: HTMLElement): Set<Fiber> {
+  const key = Object.keys(container).find((k) => k.startsWith("__reactContainer$")) as string;
+  const hostRoot = (container as unknown as Record<string, { stateNode: { current: Fiber } }>)[key];
+  const all = new Set<Fiber>();
+  const stack: Fiber[] = [hostRoot?.stateNode.current as Fiber];
+  while (stack.length) {
+    const f = stack.pop() as Fiber;
+    all.add(f);
+    if (f.child) stack.push(f.child);
+    if (f.sibling) stack.push(f.sibling);
+  }
+  return all;
+}
+
+/**
+ * Fibers React worked on in the commits `step` causes: each one it visits is swapped for its alternate, one it
+ * skips (a block it never entered) stays the same object.
+ */
+async function fibersVisited(container: HTMLElement, step: () => void): Promise<number> {
+  const before = fibers(container);
+  await act(async () => step());
+  let visited = 0;
+  for (const f of fibers(container)) if (!before.has(f)) visited++;
+  return visited;
+}
+
+describe("ChatMessageList", () => {
+  it("renders every message in order through the row, and a delta renders only its row", async () => {
+    const { agent, chat } = session(300);
+    const view = render(<ChatMessageList chat={chat} row={Row} />);
+    expect(shownIds(view.container)).toEqual(transcript(300).map((m) => m.id));
+    await act(async () => {
+      agent.push({ type: "start", messageId: "a1" });
+      agent.push({ type: "text-start", id: "t" });
+    });
+    renders.clear();
+    for (let i = 0; i < 5; i++)
+      await act(async () => {
+        agent.push({ type: "text-delta", id: "t", delta: `w${i} ` });
+      });
+    expect(view.container.querySelector('[data-id="a1"]')?.textContent).toBe("w0 w1 w2 w3 w4 ");
+    expect([...renders.keys()]).toEqual(["a1"]);
+    expect(shownIds(view.container).at(-1)).toBe("a1");
+    chat.dispose();
+  });
+
+  it("makes React walk a few dozen fibers per delta at 2,000 messages, a flat list of ids every row", async () => {
+    const visitedPerDelta = async (list: "flat" | "blocks") => {
+      const { agent, chat } = session(2_000);
+      const view = render(
+        list === "flat" ? (
+          <ChatMessagesProvider chat={chat}>
+            <FlatList />
+          </ChatMessagesProvider>
+        ) : (
+          <ChatMessageList chat={chat} row={Row} />
+        ),
+      );
+      await act(async () => {
+        agent.push({ type: "start", messageId: "a1" });
+        agent.push({ type: "text-start", id: "t" });
+      });
+      const visited = await fibersVisited(view.container, () =>
+        agent.push({ type: "text-delta", id: "t", delta: "hello" }),
+      );
+      expect(view.container.querySelector('[data-id="a1"]')?.textContent).toBe("hello");
+      chat.dispose();
+      view.unmount();
+      return visited;
+    };
+    const flat = await visitedPerDelta("flat");
+    const blocks = await visitedPerDelta("blocks");
+    // The flat list walks all 2,001 rows to re-render one (2,010 fibers here); the blocks a few dozen (25).
+    expect(flat).toBeGreaterThan(2_000);
+    expect(blocks).toBeLessThan(200);
+  });
+
+  it("keeps every row mounted while messages are added and removed elsewhere", async () => {
+    const { agent, chat } = session(500);
+    const view = render(
+      <ChatMessagesProvider chat={chat}>
+        <ChatMessageList row={Row} />
+      </ChatMessagesProvider>,
+    );
+    await act(async () => {
+      agent.push({ type: "start", messageId: "a1" });
+      agent.push({ type: "text-start", id: "t" });
+      agent.push({ type: "text-delta", id: "t", delta: "hi" });
+    });
+    await act(async () => {
+      chat.setMessages((prev) => [...prev.slice(0, 250), ...prev.slice(251)]);
+    });
+    const ids = shownIds(view.container);
+    expect(ids).toHaveLength(500);
+    expect(ids).not.toContain("m250");
+    expect(ids.at(-1)).toBe("a1");
+    // Appending a1 and removing m250 remounted no row before m250 (rows after it may move block, see the docs).
+    const remounted = [...mounts].filter(([id, n]) => n > 1 && Number(id.slice(1)) < 250);
+    expect(remounted).toEqual([]);
+    for (const a of view.container.querySelectorAll("article"))
+      expect(a.getAttribute("data-mounted-as")).toMatch(/#1$/);
+    chat.dispose();
+  });
+});
