@@ -130,7 +130,11 @@ let profiled = 0;
 
 /** CPU ms of this process while `fn` runs (user + system). */
 async function cpuDuring(fn) {
-  if (inspector) await inspector.post("Profiler.enable").then(() => inspector.post("Profiler.start"));
+  if (inspector) {
+    await inspector.post("Profiler.enable");
+    await inspector.post("Profiler.setSamplingInterval", { interval: 100 });
+    await inspector.post("Profiler.start");
+  }
   const c0 = process.cpuUsage();
   await fn();
   const c = process.cpuUsage(c0);
@@ -229,8 +233,24 @@ async function floorPaced() {
   return { cpu, commits: 0, unchanged: 0, lag: 0 };
 }
 
+/** The store alone at the same pace (own turn, no React): what is left above the floor without rendering. */
+async function storePaced() {
+  const agent = new FakeAgent();
+  const chat = new ChatSession({ agent, getInitialMessages: null, resume: false });
+  agent.push(messagesFrame(transcript(HISTORY)));
+  const id = await ownTurn(agent, { chat });
+  const answer = framesFor(id, paced.frames);
+  const cpu = await cpuDuring(async () => {
+    await pushPaced(agent, answer, { perSecond: RATE });
+    await until(() => textOf(chat.getSnapshot().messages.at(-1)) === paced.expected, "final message");
+  });
+  chat.dispose();
+  return { cpu, commits: 0, unchanged: 0, lag: 0 };
+}
+
 const streaming = {
   floor: [],
+  "runboard ChatSession (no React)": [],
   runboard: [],
   official: [],
   "runboard, flat list of ids": [],
@@ -239,6 +259,7 @@ const streaming = {
 };
 const pacedContenders = {
   floor: floorPaced,
+  "runboard ChatSession (no React)": storePaced,
   runboard: () => intoTranscript(ours, "blocks"),
   official: () => intoTranscript(theirs),
   "runboard, flat list of ids": () => intoTranscript(ours, "flat"),

@@ -1,8 +1,8 @@
 /**
  * The message list: each message through `MessageParts`, with this app's look for text, reasoning, tool parts,
  * approvals (through the app's renderer, in the tool part), the demo's client tool and child runs; server-injected messages as agent events rather than as
- * anyone's words. Rows subscribe to their own message (`useChatMessage`), so a streaming message re-renders
- * only its row.
+ * anyone's words. Rows subscribe to their own message (`useChatMessage`) and `ChatMessageList` groups them in
+ * memoized blocks, so a streaming message re-renders only its row and React walks a few dozen rows, not all.
  */
 import type { AgentToolRuns } from "@runboard/client";
 import {
@@ -15,7 +15,7 @@ import {
   AgentEvent,
   type AgentEventPartProps,
   type AgentToolRunPartProps,
-  ChatMessagesProvider,
+  ChatMessageList,
   type ClientToolPromptProps,
   MessageParts,
   type MessagePartsComponents,
@@ -27,7 +27,6 @@ import {
   type UseAgentChatResult,
   type UseAgentToolEventsResult,
   useChatMessage,
-  useChatMessageIds,
 } from "@runboard/react";
 import type { UIMessage } from "ai";
 import { createContext, memo, type ReactNode, useContext, useMemo } from "react";
@@ -61,7 +60,6 @@ const RunsContext = createContext<MessagePartsRuns | undefined>(undefined);
 const useActions = () => useContext(ActionsContext) as Actions;
 
 export function Conversation({ chat, runs, onDrillIn, renderApproval }: ConversationProps) {
-  const ids = useChatMessageIds(chat);
   const actions = { chat, onDrillIn, renderApproval, store: runs.store };
   const byToolCall = runs.runsByToolCallId;
   const store = runs.store;
@@ -70,11 +68,7 @@ export function Conversation({ chat, runs, onDrillIn, renderApproval }: Conversa
     <ActionsContext.Provider value={actions}>
       <RunsContext.Provider value={runsValue}>
         <section aria-label="Conversation" className="conversation">
-          <ChatMessagesProvider chat={chat}>
-            {ids.map((id) => (
-              <Row key={id} id={id} />
-            ))}
-          </ChatMessagesProvider>
+          <ChatMessageList chat={chat} row={Row} />
         </section>
       </RunsContext.Provider>
     </ActionsContext.Provider>

@@ -54,16 +54,24 @@ export type UseAgentChatResult<M extends UIMessage = UIMessage> = ChatSnapshot<M
     [CHAT_SESSION]: ChatSession<M>;
   };
 
+/** The last address `threadOf` read and its thread: parsed once per address, not on every render. */
+let lastAddress: { raw: string; thread: string | undefined } = { raw: "", thread: undefined };
+
 /**
  * The thread an agent object points at, without credentials or connection id; undefined while its address is
  * pending. A new object for the same thread (a rotated token) keeps the chat; another thread makes a new one.
  */
 function threadOf(agent: UseAgentChatOptions["agent"]): string | undefined {
   if (isAddressPending(agent)) return undefined;
+  // Read on every render, so on every streamed commit: the URL is only parsed when it is a new one.
+  const raw = agent.getHttpUrl?.();
+  if (raw && raw === lastAddress.raw && lastAddress.thread !== undefined) return lastAddress.thread;
   const url = agentBaseUrl(agent);
   if (url) {
     const u = new URL(url);
-    return `${u.origin}${u.pathname}`;
+    const thread = `${u.origin}${u.pathname}`;
+    if (raw) lastAddress = { raw, thread };
+    return thread;
   }
   return agent.agent !== undefined || agent.name !== undefined
     ? `${agent.agent ?? ""}/${agent.name ?? ""}`
