@@ -117,6 +117,10 @@ const { medians: wall, cpu: t } = ONLY_PACED
     );
 
 // ───────────── 1,000 chunks/s into a rendered 2,000-message transcript ─────────────
+const loadAtStart = (await import("node:os"))
+  .loadavg()
+  .map((x) => x.toFixed(2))
+  .join(", ");
 const HISTORY = 2_000;
 const RATE = 1_000;
 const PACED = 2_000; // deltas: 2 s at RATE
@@ -303,7 +307,7 @@ const head = [
 const pacedLines = [
   `### Streaming ${RATE.toLocaleString("en")} chunks/s into a ${HISTORY.toLocaleString("en")}-message transcript`,
   "",
-  `Own turn, ${PACED.toLocaleString("en")} deltas paced on the wall clock (reads every 16 ms) into a rendered transcript, a memoized row per message with its parts through \`MessageParts\`: runboard's list through \`useChatMessageIds()\` and each row through \`useChatMessage(id)\`; the official hook's list maps \`chat.messages\` as apps do today (so does the "list from chat.messages" row, on our hook). CPU time of the process from the first chunk until the final text is on screen; median of ${RUNS} runs each, alternating. The floor parses the same frames at the same pace.`,
+  `Own turn, ${PACED.toLocaleString("en")} deltas paced on the wall clock (reads every 16 ms) into a rendered transcript, a memoized row per message with its parts through \`MessageParts\`: runboard's list is \`ChatMessageList\` (the ids from \`useChatMessageIds()\` in memoized blocks) and each row reads \`useChatMessage(id)\`; "flat list of ids" is the same rows under \`useChatMessageIds().map(…)\` written by hand; the official hook's list maps \`chat.messages\` as apps do today (so does the "list from chat.messages" row, on our hook). CPU time of the process (user + system, all its threads, so GC and JIT threads too) from the first chunk until the final text is on screen; median of ${RUNS} runs each, contenders alternating. The floor parses the same frames at the same pace; "ChatSession (no React)" is our store alone at that pace. Measured ${stamp()}, load average at the start ${loadAtStart}. \`BENCH_ONLY=paced npm run bench:client\` runs this part alone.`,
   "",
   "| contender | CPU ms | commits | unchanged-message renders | lag after last chunk, ms |",
   "| --- | ---: | ---: | ---: | ---: |",
@@ -313,11 +317,14 @@ const pacedLines = [
   ),
   "",
   `- CPU while streaming, runboard (MessageParts + selector hooks) / official: **${f2(sm("runboard", "cpu") / sm("official", "cpu"))}×** (target ≤ 0.5×); runboard / floor **${f2(sm("runboard", "cpu") / sm("floor", "cpu"))}×** (target ≤ 3×); official / floor ${f2(sm("official", "cpu") / sm("floor", "cpu"))}×`,
+  `- store alone (no React) / floor: ${f2(sm("runboard ChatSession (no React)", "cpu") / sm("floor", "cpu"))}×; what rendering adds on top of it: runboard ${f2(sm("runboard", "cpu") - sm("runboard ChatSession (no React)", "cpu"))} ms, official ${f2(sm("official", "cpu") - sm("runboard ChatSession (no React)", "cpu"))} ms (its own store is not measured alone)`,
+  `- the same rows in a flat \`useChatMessageIds().map(…)\` list: / official ${f2(sm("runboard, flat list of ids", "cpu") / sm("official", "cpu"))}×, / floor ${f2(sm("runboard, flat list of ids", "cpu") / sm("floor", "cpu"))}×`,
   `- our hook with the list mapping \`chat.messages\` (every commit re-renders the 2,000-row list): / official ${f2(sm("runboard, list from chat.messages", "cpu") / sm("official", "cpu"))}×, / floor ${f2(sm("runboard, list from chat.messages", "cpu") / sm("floor", "cpu"))}×`,
-  `- CPU per React commit above the floor: runboard ${f2(perCommit("runboard"))} ms, list from chat.messages ${f2(perCommit("runboard, list from chat.messages"))} ms, official ${f2(perCommit("official"))} ms`,
+  `- CPU per React commit above the floor: runboard ${f2(perCommit("runboard"))} ms, flat list of ids ${f2(perCommit("runboard, flat list of ids"))} ms, list from chat.messages ${f2(perCommit("runboard, list from chat.messages"))} ms, official ${f2(perCommit("official"))} ms`,
   `- with \`throttleMs: 50\` (at most 20 commits a second, near the official hook's rate here): runboard / official **${f2(sm("runboard, throttleMs 50", "cpu") / sm("official", "cpu"))}×**, ${sm("runboard, throttleMs 50", "commits")} commits`,
   `- React commits over ${animationFrames} animation frames: runboard ${sm("runboard", "commits")}, official ${sm("official", "commits")} (target: at most one per frame)`,
   `- renders of unchanged messages: runboard ${sm("runboard", "unchanged")}, official ${sm("official", "unchanged")} (target 0)`,
+  `- where runboard's time goes above the floor (\`BENCH_PROFILE=dir\` writes a V8 profile of each window): the store at this pace, ${f2(sm("runboard ChatSession (no React)", "cpu") - sm("floor", "cpu"))} ms (the checked parse of frame and body, the applier, a snapshot per frame); then per commit ${f2((sm("runboard", "cpu") - sm("runboard ChatSession (no React)", "cpu")) / sm("runboard", "commits"))} ms: the app's re-render through \`useAgentChat\`, the streaming row through \`MessageParts\`, React's commit of its text node, and jsdom's \`document.activeElement\` (React reads it on every commit; jsdom finds \`<body>\` by walking the tree), not the other rows (\`ChatMessageList\`: 25 fibers per commit instead of 2,010)`,
 ];
 const lines = ONLY_PACED ? pacedLines : [...head, ...pacedLines];
 console.log(lines.join("\n"));
