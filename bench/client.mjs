@@ -24,6 +24,19 @@ const DELTAS = 20_000;
 const h = React.createElement;
 
 const { frames, expected } = chatStream(DELTAS);
+
+/** The floor: each frame and its body parsed once, the text deltas joined. Returns a reader of the text. */
+function floorOn(agent) {
+  let text = "";
+  agent.addEventListener("message", (e) => {
+    const o = JSON.parse(e.data);
+    if (o.body) {
+      const b = JSON.parse(o.body);
+      if (b.type === "text-delta") text += b.delta;
+    }
+  });
+  return () => text;
+}
 /**
  * The frames answering request `id`, as new strings: every contender gets frames made just before its timed
  * window, as a socket hands over new strings, never ones an earlier run has already aged into the old heap.
@@ -84,17 +97,10 @@ const { medians: wall, cpu: t } = ONLY_PACED
         // The floor gets the frames the same way (same bursts, same yields), so only the work differs.
         floor: async () => {
           const agent = new FakeAgent();
-          let text = "";
-          agent.addEventListener("message", (e) => {
-            const o = JSON.parse(e.data);
-            if (o.body) {
-              const b = JSON.parse(o.body);
-              if (b.type === "text-delta") text += b.delta;
-            }
-          });
+          const text = floorOn(agent);
           const fresh = framesFor("req1");
           const timed = await window(() => pushInBursts(agent, fresh));
-          if (text !== expected) throw new Error("floor");
+          if (text() !== expected) throw new Error("floor");
           return timed;
         },
         "runboard ChatSession": async () => {
@@ -223,17 +229,10 @@ async function intoTranscript(useChat, list = "messages") {
 
 async function floorPaced() {
   const agent = new FakeAgent();
-  let text = "";
-  agent.addEventListener("message", (e) => {
-    const o = JSON.parse(e.data);
-    if (o.body) {
-      const b = JSON.parse(o.body);
-      if (b.type === "text-delta") text += b.delta;
-    }
-  });
+  const text = floorOn(agent);
   const fresh = framesFor("req1", paced.frames);
   const cpu = await cpuDuring(() => pushPaced(agent, fresh, { perSecond: RATE }));
-  if (text !== paced.expected) throw new Error("floor");
+  if (text() !== paced.expected) throw new Error("floor");
   return { cpu, commits: 0, unchanged: 0, lag: 0 };
 }
 

@@ -1,13 +1,19 @@
 /**
  * The selector hooks on a real chat store fed server frames: a streaming message re-renders its own row only,
- * and the list of ids does not change while a message streams.
+ * and the list of ids does not change while a message streams. `ChatMessageList` shows every message in order,
+ * makes React walk a few dozen fibers per delta instead of every row, and keeps rows mounted.
  */
 import { ChatSession } from "@runboard/client";
 import { act, cleanup, render } from "@testing-library/react";
 import type { UIMessage } from "ai";
-import { memo } from "react";
+import { memo, useEffect, useState } from "react";
 import { afterEach, describe, expect, it } from "vitest";
-import { ChatMessagesProvider, useChatMessage, useChatMessageIds } from "./chat-messages.tsx";
+import {
+  ChatMessageList,
+  ChatMessagesProvider,
+  useChatMessage,
+  useChatMessageIds,
+} from "./chat-messages.tsx";
 import { MessageParts } from "./message-parts/index.ts";
 
 afterEach(cleanup);
@@ -78,6 +84,14 @@ function setup() {
   return { agent, session, renders, idLists, view };
 }
 
+/** Streams `n` text deltas `w0 `, `w1 `, … into the open text block, one commit each. */
+async function streamDeltas(agent: FakeAgent, n: number) {
+  for (let i = 0; i < n; i++)
+    await act(async () => {
+      agent.push({ type: "text-delta", id: "t", delta: `w${i} ` });
+    });
+}
+
 describe("useChatMessageIds / useChatMessage", () => {
   it("a streaming delta re-renders only the row of the message it writes", async () => {
     const { agent, session, renders, view } = setup();
@@ -86,10 +100,7 @@ describe("useChatMessageIds / useChatMessage", () => {
       agent.push({ type: "text-start", id: "t" });
     });
     renders.clear();
-    for (let i = 0; i < 10; i++)
-      await act(async () => {
-        agent.push({ type: "text-delta", id: "t", delta: `w${i} ` });
-      });
+    await streamDeltas(agent, 10);
     expect(view.container.querySelector('[data-id="m3"]')?.textContent).toContain("w9");
     // Ten deltas into message m3: its row rendered for them, no other row did.
     expect([...renders.keys()]).toEqual(["m3"]);
@@ -107,10 +118,7 @@ describe("useChatMessageIds / useChatMessage", () => {
     const afterAdd = idLists.at(-1);
     expect(afterAdd).toEqual(["m0", "m1", "m2", "m3", "m4", "a1"]);
     const renderedBefore = idLists.length;
-    for (let i = 0; i < 5; i++)
-      await act(async () => {
-        agent.push({ type: "text-delta", id: "t", delta: `w${i} ` });
-      });
+    await streamDeltas(agent, 5);
     // The list did not render again, and the ids it read are the very same array.
     expect(idLists.length).toBe(renderedBefore);
     expect(
@@ -125,5 +133,157 @@ describe("useChatMessageIds / useChatMessage", () => {
 
   it("says what is missing when there is no chat to read", () => {
     expect(() => render(<Orphan />)).toThrow(/ChatMessagesProvider/);
+  });
+});
+
+// ───────────── ChatMessageList: the rows in memoized blocks ─────────────
+
+const transcript = (n: number): UIMessage[] =>
+  Array.from({ length: n }, (_, i) => ({
+    id: `m${i}`,
+    role: i % 2 ? "assistant" : "user",
+    parts: [{ type: "text", text: `message ${i}` }],
+  }));
+
+const listRenders = new Map<string, number>();
+const mounts = new Map<string, number>();
+
+const ListRow = memo(function ListRow({ id }: { id: string }) {
+  listRenders.set(id, (listRenders.get(id) ?? 0) + 1);
+  // State of the row's own (an open disclosure, a draft): lost if the row is remounted.
+  const [mountedAs] = useState(() => `${id}#${(mounts.get(id) ?? 0) + 1}`);
+  useEffect(() => {
+    mounts.set(id, (mounts.get(id) ?? 0) + 1);
+  }, [id]);
+  const message = useChatMessage(id);
+  return (
+    <article data-id={id} data-mounted-as={mountedAs}>
+      {message && <MessageParts message={message} />}
+    </article>
+  );
+});
+
+function FlatList() {
+  return useChatMessageIds().map((id) => <ListRow key={id} id={id} />);
+}
+
+function listSetup(n: number) {
+  const agent = new FakeAgent();
+  const chat = new ChatSession({
+    agent: agent as never,
+    messages: transcript(n),
+    getInitialMessages: null,
+    resume: false,
+    throttleMs: 0,
+  });
+  listRenders.clear();
+  mounts.clear();
+  return { agent, chat };
+}
+
+const shownIds = (container: HTMLElement) =>
+  [...container.querySelectorAll("article")].map((a) => a.getAttribute("data-id"));
+
+/** React's current fiber tree under a `render()` container (test-only: reads React's internal fields). */
+type Fiber = { child: Fiber | null; sibling: Fiber | null };
+function fibers(container: HTMLElement): Set<Fiber> {
+  const key = Object.keys(container).find((k) => k.startsWith("__reactContainer$")) as string;
+  const hostRoot = (container as unknown as Record<string, { stateNode: { current: Fiber } }>)[key];
+  const all = new Set<Fiber>();
+  const stack: Fiber[] = [hostRoot?.stateNode.current as Fiber];
+  while (stack.length) {
+    const f = stack.pop() as Fiber;
+    all.add(f);
+    if (f.child) stack.push(f.child);
+    if (f.sibling) stack.push(f.sibling);
+  }
+  return all;
+}
+
+/**
+ * Fibers React worked on in the commits `step` causes: each one it visits is swapped for its alternate, one it
+ * skips (a block it never entered) stays the same object.
+ */
+async function fibersVisited(container: HTMLElement, step: () => void): Promise<number> {
+  const before = fibers(container);
+  await act(async () => step());
+  let visited = 0;
+  for (const f of fibers(container)) if (!before.has(f)) visited++;
+  return visited;
+}
+
+describe("ChatMessageList", () => {
+  it("renders every message in order through the row, and a delta renders only its row", async () => {
+    const { agent, chat } = listSetup(300);
+    const view = render(<ChatMessageList chat={chat} row={ListRow} />);
+    expect(shownIds(view.container)).toEqual(transcript(300).map((m) => m.id));
+    await act(async () => {
+      agent.push({ type: "start", messageId: "a1" });
+      agent.push({ type: "text-start", id: "t" });
+    });
+    listRenders.clear();
+    await streamDeltas(agent, 5);
+    expect(view.container.querySelector('[data-id="a1"]')?.textContent).toBe("w0 w1 w2 w3 w4 ");
+    expect([...listRenders.keys()]).toEqual(["a1"]);
+    expect(shownIds(view.container).at(-1)).toBe("a1");
+    chat.dispose();
+  });
+
+  it("makes React walk a few dozen fibers per delta at 2,000 messages, a flat list of ids every row", async () => {
+    const visitedPerDelta = async (list: "flat" | "blocks") => {
+      const { agent, chat } = listSetup(2_000);
+      const view = render(
+        list === "flat" ? (
+          <ChatMessagesProvider chat={chat}>
+            <FlatList />
+          </ChatMessagesProvider>
+        ) : (
+          <ChatMessageList chat={chat} row={ListRow} />
+        ),
+      );
+      await act(async () => {
+        agent.push({ type: "start", messageId: "a1" });
+        agent.push({ type: "text-start", id: "t" });
+      });
+      const visited = await fibersVisited(view.container, () =>
+        agent.push({ type: "text-delta", id: "t", delta: "hello" }),
+      );
+      expect(view.container.querySelector('[data-id="a1"]')?.textContent).toBe("hello");
+      chat.dispose();
+      view.unmount();
+      return visited;
+    };
+    const flat = await visitedPerDelta("flat");
+    const blocks = await visitedPerDelta("blocks");
+    // The flat list walks all 2,001 rows to re-render one (2,010 fibers here); the blocks a few dozen (25).
+    expect(flat).toBeGreaterThan(2_000);
+    expect(blocks).toBeLessThan(200);
+  });
+
+  it("keeps every row mounted while messages are added and removed elsewhere", async () => {
+    const { agent, chat } = listSetup(500);
+    const view = render(
+      <ChatMessagesProvider chat={chat}>
+        <ChatMessageList row={ListRow} />
+      </ChatMessagesProvider>,
+    );
+    await act(async () => {
+      agent.push({ type: "start", messageId: "a1" });
+      agent.push({ type: "text-start", id: "t" });
+      agent.push({ type: "text-delta", id: "t", delta: "hi" });
+    });
+    await act(async () => {
+      chat.setMessages((prev) => [...prev.slice(0, 250), ...prev.slice(251)]);
+    });
+    const ids = shownIds(view.container);
+    expect(ids).toHaveLength(500);
+    expect(ids).not.toContain("m250");
+    expect(ids.at(-1)).toBe("a1");
+    // Appending a1 and removing m250 remounted no row before m250 (rows after it may move block, see the docs).
+    const remounted = [...mounts].filter(([id, n]) => n > 1 && Number(id.slice(1)) < 250);
+    expect(remounted).toEqual([]);
+    for (const a of view.container.querySelectorAll("article"))
+      expect(a.getAttribute("data-mounted-as")).toMatch(/#1$/);
+    chat.dispose();
   });
 });
