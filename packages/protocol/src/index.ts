@@ -26,3 +26,4 @@ export * from "./synthetic-messages.ts";
 export * from "./timeline.ts";
 export * from "./tool-parts.ts";
 export * from "./url.ts";
+export * from "./helix/index.ts";
