@@ -9,6 +9,7 @@ const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 // Tests import the packages by name; resolve them to source so no build step is needed.
 const alias = {
   "@runboard/protocol": here("./packages/protocol/src/index.ts"),
+  "@runboard/client/helix": here("./packages/client/src/helix/index.ts"),
   "@runboard/client": here("./packages/client/src/index.ts"),
   "@runboard/react": here("./packages/react/src/index.ts"),
   // Before the package's own entry: a prefix alias would otherwise swallow the subpath.

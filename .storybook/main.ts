@@ -37,6 +37,7 @@ const config: StorybookConfig = {
       alias: {
         ...(c.resolve?.alias as Record<string, string> | undefined),
         "@runboard/protocol": here("../packages/protocol/src/index.ts"),
+        "@runboard/client/helix": here("../packages/client/src/helix/index.ts"),
         "@runboard/client": here("../packages/client/src/index.ts"),
         "@runboard/react": here("../packages/react/src/index.ts"),
         "@runboard/mock-server/msw": here("../mock-server/src/msw.ts"),

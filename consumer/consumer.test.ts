@@ -168,6 +168,20 @@ describe("installing @runboard/react alone", () => {
         ),
       );
       expect(r.stdout.trim()).toBe("function function");
+      // The client's subpath export resolves in Node from the installed package (exports map, no source alias).
+      const helix = check(
+        "importing @runboard/client/helix",
+        await run(
+          process.execPath,
+          [
+            "--input-type=module",
+            "-e",
+            'const m = await import("@runboard/client/helix"); const r = new m.HelixRuns({ throttleMs: 0 }); r.apply({ type: "text_delta", agentType: "o", delta: "x" }); console.log(typeof m.HelixChildren, r.getSnapshot().root.agentType);',
+          ],
+          { cwd: dir },
+        ),
+      );
+      expect(helix.stdout.trim()).toBe("function o");
     },
     STEP,
   );

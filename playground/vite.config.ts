@@ -9,6 +9,10 @@ export default defineConfig({
     // Source, not dist: protocol edits show up without a rebuild.
     alias: {
       "@runboard/protocol": fileURLToPath(new URL("../packages/protocol/src/index.ts", import.meta.url)),
+      // Before the package's own entry: a prefix alias would otherwise swallow the subpath.
+      "@runboard/client/helix": fileURLToPath(
+        new URL("../packages/client/src/helix/index.ts", import.meta.url),
+      ),
       "@runboard/client": fileURLToPath(new URL("../packages/client/src/index.ts", import.meta.url)),
       "@runboard/react": fileURLToPath(new URL("../packages/react/src/index.ts", import.meta.url)),
     },

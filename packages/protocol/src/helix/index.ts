@@ -3,3 +3,4 @@ export * from "./children.ts";
 export * from "./chunks.ts";
 export * from "./fixtures.ts";
 export * from "./reducer.ts";
+export * from "./stream-decoder.ts";
