@@ -3,6 +3,7 @@ export * from "./agent-event/index.ts";
 export * from "./agent-tool-run/index.ts";
 export * from "./approval/index.ts";
 export * from "./chat-messages.tsx";
+export * from "./helix/index.ts";
 export * from "./live-view/index.ts";
 export * from "./message-parts/index.ts";
 export * from "./milestone-timeline/index.ts";

@@ -90,7 +90,10 @@ export function useAgentToolEvents(options: AgentToolRunsOptions): UseAgentToolE
  * const run = useAgentToolRun(runs.store, runId);
  * ```
  */
-export function useAgentToolRun(store: AgentToolRuns, runId: string): AgentToolRun | undefined {
+export function useAgentToolRun(
+  store: Pick<AgentToolRuns, "subscribe" | "getSnapshot">,
+  runId: string,
+): AgentToolRun | undefined {
   const get = () => store.getSnapshot().runsById[runId];
   return useSyncExternalStore(store.subscribe, get, get);
 }

@@ -41,6 +41,7 @@ export {
   type AgentToolRunRootProps,
   type RunAction,
   type RunActionProps,
+  type RunsSource,
   useAgentToolRunContext,
 } from "./root.tsx";
 export type {

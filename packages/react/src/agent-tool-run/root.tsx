@@ -85,7 +85,13 @@ const UNKNOWN_TIMES: RunTimes = Object.freeze({ startedAt: null, endedAt: null }
 const NO_STORE = {
   subscribe: () => () => {},
   getSnapshot: (): AgentToolRunsState => ({ runsById: {}, runsByToolCallId: {}, unboundRuns: [] }),
-} as unknown as AgentToolRuns;
+} as unknown as RunsSource;
+
+/**
+ * A store of runs a root can read one run from: `useAgentToolEvents().store`, or any store with the same
+ * snapshot shape and run actions (`HelixRuns` from `@runboard/client/helix`).
+ */
+export type RunsSource = Pick<AgentToolRuns, "subscribe" | "getSnapshot" | "actions">;
 
 // `onError` is a failed cancel here, not the DOM's resource error event (a div has none of its own).
 /** Props of `AgentToolRun.Root`. */
@@ -96,7 +102,7 @@ export interface AgentToolRunRootProps extends Omit<PrimitiveProps<"div">, "onEr
    * The store of `useAgentToolEvents().store`: with `runId`, the run to show; in any case the run's times and
    * cancel (through the store's agent) are the store's, shared by every view of the run.
    */
-  runs?: AgentToolRuns;
+  runs?: RunsSource;
   /** Which run of `runs` to show. */
   runId?: string;
   /** Controlled open state of the content. */
