@@ -39,6 +39,7 @@ function Tree({ helix }: { helix: UseHelixRunsResult }) {
   return (
     <div data-testid="root">
       {helix.root.parts.map((p, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: parts are only ever appended, so the index is stable.
         <div key={i}>{part(p)}</div>
       ))}
     </div>
@@ -49,6 +50,28 @@ let captured: UseHelixRunsResult | undefined;
 function App() {
   captured = useHelixRuns({ throttleMs: 0 });
   return <Tree helix={captured} />;
+}
+
+const made: { url: string; closed: boolean; emit: (t: string, d?: unknown) => void }[] = [];
+class FakeSource {
+  closed = false;
+  private fns: Record<string, ((e: { data?: unknown }) => void)[]> = {};
+  constructor(readonly url: string) {
+    made.push(this);
+  }
+  addEventListener(t: string, fn: (e: { data?: unknown }) => void) {
+    this.fns[t] = [...(this.fns[t] ?? []), fn];
+  }
+  close() {
+    this.closed = true;
+  }
+  emit(t: string, data?: unknown) {
+    for (const fn of this.fns[t] ?? []) fn({ data });
+  }
+}
+function Live() {
+  const helix = useHelixRuns({ url: "http://127.0.0.1:1/helix", EventSource: FakeSource, throttleMs: 0 });
+  return <Tree helix={helix} />;
 }
 
 describe("useHelixRuns with the components", () => {
@@ -94,27 +117,6 @@ describe("useHelixRuns with the components", () => {
   });
 
   it("follows an SSE url through the EventSource option and closes it on unmount", () => {
-    const made: { url: string; closed: boolean; emit: (t: string, d?: unknown) => void }[] = [];
-    class FakeSource {
-      closed = false;
-      private fns: Record<string, ((e: { data?: unknown }) => void)[]> = {};
-      constructor(readonly url: string) {
-        made.push(this);
-      }
-      addEventListener(t: string, fn: (e: { data?: unknown }) => void) {
-        this.fns[t] = [...(this.fns[t] ?? []), fn];
-      }
-      close() {
-        this.closed = true;
-      }
-      emit(t: string, data?: unknown) {
-        for (const fn of this.fns[t] ?? []) fn({ data });
-      }
-    }
-    function Live() {
-      const helix = useHelixRuns({ url: "http://127.0.0.1:1/helix", EventSource: FakeSource, throttleMs: 0 });
-      return <Tree helix={helix} />;
-    }
     const view = render(<Live />);
     const src = made.at(-1);
     act(() => {
