@@ -23,6 +23,7 @@ export * from "./redact-url.ts";
 export * from "./resume-machine.ts";
 export * from "./run-display.ts";
 export * from "./run-tray-rules.ts";
+export * from "./sync-agent-tool.ts";
 export * from "./synthetic-messages.ts";
 export * from "./timeline.ts";
 export * from "./tool-parts.ts";

@@ -11,6 +11,7 @@ import { agentToolRunParts as run } from "./named-parts.tsx";
 import { Result, ResultText, ResultToggle } from "./result.tsx";
 import { Root } from "./root.tsx";
 import type { RunElapsedProps, RunMilestonesProps, RunProgressProps, RunStatusProps } from "./run-parts.tsx";
+import { AllowedTools, Blocked, CutByAgent, Model, Prompt } from "./sync-parts.tsx";
 
 export {
   type AgentToolRunActionProps,
@@ -57,6 +58,13 @@ export type {
   RunStatusProps,
   RunTitleProps,
 } from "./run-parts.tsx";
+export type {
+  AgentToolRunAllowedToolsProps,
+  AgentToolRunBlockedProps,
+  AgentToolRunCutByAgentProps,
+  AgentToolRunModelProps,
+  AgentToolRunPromptProps,
+} from "./sync-parts.tsx";
 
 /** Props of `AgentToolRun.Status`. */
 export type AgentToolRunStatusProps = RunStatusProps;
@@ -121,4 +129,9 @@ export const AgentToolRun = {
   Retry,
   Reconnect,
   DrillIn,
+  Prompt,
+  AllowedTools,
+  Model,
+  Blocked,
+  CutByAgent,
 };
