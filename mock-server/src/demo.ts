@@ -324,8 +324,37 @@ const sharedTurns = (host: "ai-chat" | "think"): TurnRule[] => [
       text(Array.from({ length: 40 }, (_, i) => `word${i}`).join(" "), { id: "txt-slow", delayMs: 150 }),
     ],
   },
+  {
+    // A synchronous sub-agent (caliban's AgentTool, docs/helix.md#synchronous-agenttool-caliban): one blocking tool
+    // call, no agent-tool events; its text result is the child's final text cut to the agent's 5,000 characters.
+    match: /\bdelegate\b/i,
+    steps: [
+      text("Handing the log review to a sub-agent.", { id: "txt-pre" }),
+      tool(
+        "AgentTool",
+        {
+          prompt: "Read the last build logs and list every failing test with its first error line.",
+          tool_allowlist: ["Read", "Grep", "Glob"],
+          model: "claude-haiku",
+        },
+        { type: "text", text: delegateAnswer().slice(0, 5000) },
+        { durationMs: 1500 },
+      ),
+      afterTool("AgentTool"),
+    ],
+  },
   { match: /\bhello\b/i, steps: [text("Hello! How can I help you today?", { id: "txt-hello" })] },
 ];
+
+/** The delegated child's final text: longer than the 5,000 characters the agent keeps. */
+function delegateAnswer(): string {
+  const lines = Array.from(
+    { length: 120 },
+    (_, i) =>
+      `${i + 1}. packages/app/test/case-${String(i + 1).padStart(3, "0")}.test.ts: expected 200, got 500`,
+  );
+  return `Found ${lines.length} failing tests.\n${lines.join("\n")}\nEND OF LIST`;
+}
 
 const deployPause: Step = {
   kind: "pause",

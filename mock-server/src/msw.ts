@@ -33,6 +33,7 @@ import { Hub, type HubOptions } from "./hub.ts";
 
 export type { MockController, SentFrame } from "./controller.ts";
 export * from "./demo.ts";
+export * from "./helix.ts";
 export type { Hub, HubOptions } from "./hub.ts";
 export * from "./script.ts";
 

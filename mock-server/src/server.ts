@@ -8,6 +8,7 @@ import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import { connectionId, type MockConnection } from "./connection.ts";
 import type { MockController } from "./controller.ts";
+import { serveHelix } from "./helix-http.ts";
 import { Hub, type HubOptions, printable } from "./hub.ts";
 import { originPolicy } from "./origins.ts";
 import { DEFAULT_MAX_BUFFERED_BYTES, Outbox } from "./outbox.ts";
@@ -78,8 +79,11 @@ export async function createMockAgentServer(options: MockAgentServerOptions): Pr
     perMessageDeflate: false,
   });
 
+  const helix = { delayScale: options.delayScale ?? 1, corsOrigin: policy.corsOrigin };
   const http = createServer((req, res) => {
     const path = pathOf(req.url);
+    if (path !== undefined && policy.hostAllowed(req.headers.host) && serveHelix(req, res, path, helix))
+      return;
     // A bad target is the client's fault: answer 400 rather than let the throw take the process down.
     const r =
       path === undefined
