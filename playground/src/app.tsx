@@ -58,7 +58,8 @@ export function App() {
           <strong className="connection" data-status={agent.status} aria-live="polite">
             {agent.status}
           </strong>
-          {chat.isStreaming && <span className="muted"> · the agent is answering…</span>}
+          {chat.isStreaming && <span className="muted"> · the agent is answering…</span>} ·{" "}
+          <a href="?view=helix">helix view</a>
         </p>
       </header>
 

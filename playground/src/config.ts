@@ -23,4 +23,5 @@ export const WORDS = [
   "fail",
   "nested",
   "slow",
+  "delegate",
 ];

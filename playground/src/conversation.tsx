@@ -9,6 +9,7 @@ import {
   isAgentEvent,
   parseLiveViewSession,
   type AgentToolRun as Run,
+  syncAgentToolRun,
   type ToolPartLike,
 } from "@runboard/protocol";
 import {
@@ -32,6 +33,7 @@ import type { UIMessage } from "ai";
 import { createContext, memo, type ReactNode, useContext, useMemo } from "react";
 import { Boundary } from "./boundary.tsx";
 import { RunView } from "./run-view.tsx";
+import { SyncRun } from "./sync-run.tsx";
 
 type Part = UIMessage["parts"][number];
 
@@ -106,6 +108,9 @@ function Tool({ part, toolName, state, inputText, outputText, errorText, childre
   // A Live View session is shown in the browser panel; its URLs are credentials, not reading matter.
   const liveView = state === "output-available" && parseLiveViewSession(part.output) !== undefined;
   const { renderApproval } = useActions();
+  // A synchronous sub-agent call (the delegate word) has no run events: its part alone is the run.
+  const sync = syncAgentToolRun(part);
+  if (sync) return <SyncRun run={sync} />;
   return (
     <div className="tool" data-status={state} data-tool={toolName}>
       <div className="tool-head">

@@ -2,8 +2,11 @@ import { StrictMode, Suspense } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app.tsx";
 import { Boundary } from "./boundary.tsx";
+import { HelixView } from "./helix-view.tsx";
 import "./playground.css";
 
+/** `?view=helix` shows the mock's helix-agents stream instead of the chat. */
+const view = new URLSearchParams(window.location.search).get("view");
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");
 createRoot(root, {
@@ -15,9 +18,13 @@ createRoot(root, {
   <StrictMode>
     <Boundary what="The playground">
       {/* useAgentChat suspends while the first transcript loads, as the official hook does. */}
-      <Suspense fallback={<p className="hint">Loading the conversation…</p>}>
-        <App />
-      </Suspense>
+      {view === "helix" ? (
+        <HelixView />
+      ) : (
+        <Suspense fallback={<p className="hint">Loading the conversation…</p>}>
+          <App />
+        </Suspense>
+      )}
     </Boundary>
   </StrictMode>,
 );
