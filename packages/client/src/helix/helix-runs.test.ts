@@ -106,4 +106,26 @@ describe("HelixRuns", () => {
     // Disposed, not ended: the run is left as it was, not sealed.
     expect(shape(runs.getSnapshot())).toEqual(["processor:running:1:undefined"]);
   });
+
+  it("consume with an aborted signal stops reading and leaves the runs open for the next stream", async () => {
+    const runs = new HelixRuns({ throttleMs: 0 });
+    const abort = new AbortController();
+    let release: () => void = () => {};
+    async function* source() {
+      yield HELIX_DOCS_TRACE[1];
+      await new Promise<void>((r) => {
+        release = r;
+      });
+      yield HELIX_DOCS_TRACE[2];
+    }
+    const reading = runs.consume(source(), abort);
+    await vi.waitFor(() => expect(Object.keys(runs.getSnapshot().runsById)).toHaveLength(1));
+    abort.abort();
+    release();
+    await reading;
+    expect(shape(runs.getSnapshot())).toEqual(["processor:running:1:undefined"]);
+    expect(runs.getSnapshot().runsById[Object.keys(runs.getSnapshot().runsById)[0] as string]?.parts).toEqual(
+      [],
+    );
+  });
 });

@@ -99,15 +99,18 @@ export class HelixRuns {
 
   /**
    * Applies every chunk of `source` (objects or JSON texts), then `end()`. A source that throws is reported and
-   * ends the stream the same way. Resolves when the stream ended or the store was disposed.
+   * ends the stream the same way. Resolves when the stream ended, `signal` aborted (the runs are left as they
+   * are, not ended: a new stream may follow on the same store) or the store was disposed.
    */
-  async consume(source: AsyncIterable<unknown>): Promise<void> {
+  async consume(source: AsyncIterable<unknown>, options: { signal?: AbortSignal } = {}): Promise<void> {
     const it = source[Symbol.asyncIterator]();
     let stopped = false;
     const stop = () => {
       stopped = true;
       void it.return?.()?.catch(() => {});
     };
+    if (options.signal?.aborted) return;
+    options.signal?.addEventListener("abort", stop, { once: true });
     this.stops.add(stop);
     try {
       for (;;) {
@@ -119,6 +122,7 @@ export class HelixRuns {
       if (!stopped) this.fail(e);
     } finally {
       this.stops.delete(stop);
+      options.signal?.removeEventListener("abort", stop);
       if (!stopped) this.end();
     }
   }
