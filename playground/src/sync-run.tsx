@@ -29,13 +29,14 @@ export function SyncRun({ run }: { run: SyncAgentToolRun }) {
             <AgentToolRun.Model />
           </dd>
         </dl>
-        <AgentToolRun.Result className="run-result" maxLines={6} maxLength={400}>
-          <AgentToolRun.ResultText />
-          <AgentToolRun.ResultToggle className="link" />
-        </AgentToolRun.Result>
-        <AgentToolRun.CutByAgent className="cut-mark" />
         <AgentToolRun.Error role="alert" />
       </AgentToolRun.Content>
+      {/* The result stays in sight when the details close on completion. */}
+      <AgentToolRun.Result className="run-result" maxLines={6} maxLength={400}>
+        <AgentToolRun.ResultText />
+        <AgentToolRun.ResultToggle className="link" />
+      </AgentToolRun.Result>
+      <AgentToolRun.CutByAgent className="cut-mark" />
     </AgentToolRun.Root>
   );
 }
