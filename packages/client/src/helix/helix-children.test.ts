@@ -1,15 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { subSessionRef as ref } from "../../../../test-support/helix.ts";
 import { HelixChildren } from "./index.ts";
-
-const ref = (name: string, status = "running") => ({
-  subSessionId: `s-agent-${name}`,
-  agentType: "researcher",
-  parentToolCallId: "c1",
-  status,
-  startedAt: 1,
-  mode: "persistent",
-  name,
-});
 
 describe("HelixChildren", () => {
   it("without callbacks neither action is offered", () => {

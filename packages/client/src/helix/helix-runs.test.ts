@@ -1,5 +1,6 @@
 import { HELIX_DOCS_TRACE } from "@runboard/protocol";
 import { describe, expect, it, vi } from "vitest";
+import { FakeEventSource } from "../../../../test-support/helix.ts";
 import { HelixRuns } from "./index.ts";
 
 const enc = new TextEncoder();
@@ -68,26 +69,9 @@ describe("HelixRuns", () => {
   });
 
   it("fromEventSource applies messages and ends at the first error, without reconnecting", () => {
-    const made: FakeSource[] = [];
-    class FakeSource {
-      closed = false;
-      fns: Record<string, ((e: { data?: unknown }) => void)[]> = {};
-      constructor(readonly url: string) {
-        made.push(this);
-      }
-      addEventListener(t: string, fn: (e: { data?: unknown }) => void) {
-        this.fns[t] = [...(this.fns[t] ?? []), fn];
-      }
-      close() {
-        this.closed = true;
-      }
-      emit(t: string, data?: unknown) {
-        for (const fn of this.fns[t] ?? []) fn({ data });
-      }
-    }
-    const runs = new HelixRuns({ throttleMs: 0, EventSource: FakeSource });
+    const runs = new HelixRuns({ throttleMs: 0, EventSource: FakeEventSource });
     runs.fromEventSource("http://127.0.0.1:1/helix");
-    const src = made[0] as FakeSource;
+    const src = FakeEventSource.made.at(-1) as FakeEventSource;
     for (const c of HELIX_DOCS_TRACE.slice(0, 3)) src.emit("message", JSON.stringify(c));
     src.emit("error");
     expect(src.closed).toBe(true);

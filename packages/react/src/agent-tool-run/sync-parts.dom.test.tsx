@@ -32,6 +32,15 @@ function Call({ part }: { part: Parameters<typeof syncAgentToolRun>[0] }) {
   );
 }
 
+/** The call's part once the child answered with `output`. */
+const answered = (output: unknown) => ({
+  type: "tool-AgentTool",
+  toolCallId: "c1",
+  state: "output-available",
+  input,
+  output,
+});
+
 describe("AgentToolRun with a synchronous AgentTool call", () => {
   it("while the parent is blocked: prompt, allowed tools (AgentTool dropped), model, a waiting status", () => {
     render(<Call part={{ type: "tool-AgentTool", toolCallId: "c1", state: "input-available", input }} />);
@@ -58,17 +67,7 @@ describe("AgentToolRun with a synchronous AgentTool call", () => {
 
   it("a result at the limit is marked cut by the agent, and Show all still shows all that came", async () => {
     const text = `${"line of findings\n".repeat(Math.ceil(SYNC_AGENT_TOOL_CUT_AT / 17))}END`;
-    render(
-      <Call
-        part={{
-          type: "tool-AgentTool",
-          toolCallId: "c1",
-          state: "output-available",
-          input,
-          output: [{ type: "text", text }],
-        }}
-      />,
-    );
+    render(<Call part={answered([{ type: "text", text }])} />);
     expect(screen.getByRole("group", { name: "AgentTool" }).dataset.status).toBe("completed");
     expect(screen.queryByText(/waits for this sub-agent/)).toBeNull();
     const mark = screen.getByText(/Cut by the agent/);
@@ -79,17 +78,7 @@ describe("AgentToolRun with a synchronous AgentTool call", () => {
   });
 
   it("a short result carries no cut mark", () => {
-    render(
-      <Call
-        part={{
-          type: "tool-AgentTool",
-          toolCallId: "c1",
-          state: "output-available",
-          input,
-          output: "All green.",
-        }}
-      />,
-    );
+    render(<Call part={answered("All green.")} />);
     expect(screen.getByText("All green.")).toBeTruthy();
     expect(screen.queryByText(/Cut by the agent/)).toBeNull();
   });

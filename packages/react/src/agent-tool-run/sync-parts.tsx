@@ -83,7 +83,7 @@ export type AgentToolRunBlockedProps = PrimitiveProps<"p">;
  */
 export function Blocked({ children, ...props }: AgentToolRunBlockedProps) {
   const sync = useSync("AgentToolRun.Blocked");
-  if (!sync || sync.state !== "running") return null;
+  if (sync?.state !== "running") return null;
   return renderPart("p", {
     "data-blocked": "",
     children: children ?? "The agent waits for this sub-agent to finish.",

@@ -8,6 +8,7 @@ import { act, cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { ReactNode } from "react";
 import { afterEach, describe, expect, it } from "vitest";
+import { FakeEventSource, subSessionRef as ref } from "../../../../test-support/helix.ts";
 import { AgentToolRun } from "../agent-tool-run/agent-tool-run.tsx";
 import { MilestoneTimeline } from "../milestone-timeline/index.ts";
 import { Progress } from "../progress/index.ts";
@@ -52,25 +53,12 @@ function App() {
   return <Tree helix={captured} />;
 }
 
-const made: { url: string; closed: boolean; emit: (t: string, d?: unknown) => void }[] = [];
-class FakeSource {
-  closed = false;
-  private fns: Record<string, ((e: { data?: unknown }) => void)[]> = {};
-  constructor(readonly url: string) {
-    made.push(this);
-  }
-  addEventListener(t: string, fn: (e: { data?: unknown }) => void) {
-    this.fns[t] = [...(this.fns[t] ?? []), fn];
-  }
-  close() {
-    this.closed = true;
-  }
-  emit(t: string, data?: unknown) {
-    for (const fn of this.fns[t] ?? []) fn({ data });
-  }
-}
 function Live() {
-  const helix = useHelixRuns({ url: "http://127.0.0.1:1/helix", EventSource: FakeSource, throttleMs: 0 });
+  const helix = useHelixRuns({
+    url: "http://127.0.0.1:1/helix",
+    EventSource: FakeEventSource,
+    throttleMs: 0,
+  });
   return <Tree helix={helix} />;
 }
 
@@ -118,7 +106,7 @@ describe("useHelixRuns with the components", () => {
 
   it("follows an SSE url through the EventSource option and closes it on unmount", () => {
     const view = render(<Live />);
-    const src = made.at(-1);
+    const src = FakeEventSource.made.at(-1);
     act(() => {
       for (const c of HELIX_DOCS_TRACE.slice(0, 2)) src?.emit("message", JSON.stringify(c));
     });
@@ -144,15 +132,6 @@ function Kids(props: HelixChildrenOptions) {
   );
 }
 let captureKids: ReturnType<typeof useHelixChildren>["store"] | undefined;
-const ref = (name: string, status = "running") => ({
-  subSessionId: `p-agent-${name}`,
-  agentType: "researcher",
-  parentToolCallId: "c1",
-  status,
-  startedAt: 1,
-  mode: "persistent",
-  name,
-});
 
 describe("RunTray with HelixChildren", () => {
   it("Send message and Terminate go through the app's callbacks; the child reads terminated after", async () => {
