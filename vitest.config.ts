@@ -10,6 +10,7 @@ const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const alias = {
   "@runboard/protocol": here("./packages/protocol/src/index.ts"),
   "@runboard/client": here("./packages/client/src/index.ts"),
+  "@runboard/react/styles.css": here("./packages/react/styles.css"),
   "@runboard/react": here("./packages/react/src/index.ts"),
   // Before the package's own entry: a prefix alias would otherwise swallow the subpath.
   "@runboard/mock-server/msw": here("./mock-server/src/msw.ts"),

@@ -38,6 +38,8 @@ const config: StorybookConfig = {
         ...(c.resolve?.alias as Record<string, string> | undefined),
         "@runboard/protocol": here("../packages/protocol/src/index.ts"),
         "@runboard/client": here("../packages/client/src/index.ts"),
+        // Before the package's own entry: a prefix alias would otherwise swallow the subpath.
+        "@runboard/react/styles.css": here("../packages/react/styles.css"),
         "@runboard/react": here("../packages/react/src/index.ts"),
         "@runboard/mock-server/msw": here("../mock-server/src/msw.ts"),
       },

@@ -76,7 +76,7 @@ function ApprovalQueueRoot(props: ApprovalQueueRootProps) {
   );
   return (
     <QueueContext.Context.Provider value={ctx}>
-      {renderPart("div", {
+      {renderPart("div", { "data-rb-part": "ApprovalQueue.Root",
         "data-count": awaiting,
         "data-empty": dataFlag(awaiting === 0),
         ...rest,
@@ -127,7 +127,7 @@ const defaultEntry = () => <ApprovalQueueItem />;
 function ApprovalQueueList(props: ApprovalQueueListProps) {
   const c = usePartContext(QueueContext, "ApprovalQueue.List");
   const { children = defaultEntry, ...rest } = props;
-  return renderPart("ul", {
+  return renderPart("ul", { "data-rb-part": "ApprovalQueue.List",
     "data-count": c.requests.length,
     ...rest,
     children:
@@ -181,7 +181,7 @@ function ApprovalQueueItem(props: ApprovalQueueItemProps) {
     );
     return null;
   }
-  return renderPart("li", {
+  return renderPart("li", { "data-rb-part": "ApprovalQueue.Item",
     "data-status": approvalState(request, c.now),
     "data-source": request.source,
     "data-risk": request.risk,
@@ -266,7 +266,7 @@ export type ApprovalQueueCountProps = PrimitiveProps<"span">;
 /** How many requests wait for a human (the number, and `data-count`; children replace the number). */
 function ApprovalQueueCount(props: ApprovalQueueCountProps) {
   const c = usePartContext(QueueContext, "ApprovalQueue.Count");
-  return renderPart("span", {
+  return renderPart("span", { "data-rb-part": "ApprovalQueue.Count",
     "data-count": c.awaiting,
     ...props,
     children: props.children ?? String(c.awaiting),

@@ -19,7 +19,7 @@ export function LiveViewRefused(props: LiveViewRefusedProps) {
   const verdict = tab?.verdict;
   if (!verdict || verdict.allowed) return null;
   const { children, ...rest } = props;
-  return renderPart("p", {
+  return renderPart("p", { "data-rb-part": "LiveView.Refused",
     "data-status": "refused",
     "data-reason": verdict.reason,
     ...rest,
@@ -39,7 +39,7 @@ export type LiveViewOpenInNewTabProps = PrimitiveProps<"a">;
 export function LiveViewOpenInNewTab(props: LiveViewOpenInNewTabProps) {
   const { tab } = useTabOrActive("LiveView.OpenInNewTab");
   if (!tab?.openUrl) return null;
-  return renderPart("a", {
+  return renderPart("a", { "data-rb-part": "LiveView.OpenInNewTab",
     "data-status": tab.state,
     "data-prominent": dataFlag(tab.state === "failed"),
     ...props,

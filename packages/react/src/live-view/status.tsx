@@ -29,7 +29,7 @@ export function LiveViewStatus(props: LiveViewStatusProps) {
     typeof children === "function"
       ? children(c.state, c.control)
       : (children ?? liveViewStatusText(c.state, c.control, { canRefresh: c.canRefresh }));
-  return renderAnnouncer(text, {
+  return renderAnnouncer(text, { "data-rb-part": "LiveView.Status",
     visible,
     "data-status": c.state,
     "data-control": c.control,
@@ -56,7 +56,7 @@ export function LiveViewError(props: LiveViewErrorProps) {
   const failure = c.failure;
   if (!failure) return null;
   const { children, ...rest } = props;
-  return renderPart("p", {
+  return renderPart("p", { "data-rb-part": "LiveView.Error",
     "data-status": "error",
     "data-attempts": failure.attempts,
     ...rest,
