@@ -34,7 +34,8 @@ export interface AgentToolRunTranscriptProps extends Omit<PrimitiveProps<"div">,
 /** The child's own transcript (`run.parts`), one renderer call per part. */
 export function Transcript({ children: renderChild, ...props }: AgentToolRunTranscriptProps) {
   const { run, depth, nested } = usePartContext(RunContext, "AgentToolRun.Transcript");
-  return renderPart("div", { "data-rb-part": "AgentToolRun.Transcript",
+  return renderPart("div", {
+    "data-rb-part": "AgentToolRun.Transcript",
     "data-depth": depth,
     "data-empty": dataFlag(run.parts.length === 0),
     children: run.parts.map((part, i) => (
@@ -86,7 +87,8 @@ export function Interrupted({
   if (run.status !== "interrupted") return null;
   const reason = typeof run.reason === "string" ? run.reason : undefined;
   const said = (reason && reasonLabels?.[reason]) ?? interruptReasonLabel(reason);
-  return renderPart("div", { "data-rb-part": "AgentToolRun.Interrupted",
+  return renderPart("div", {
+    "data-rb-part": "AgentToolRun.Interrupted",
     "data-reason": reason,
     "data-child-still-running": dataFlag(run.childStillRunning === true),
     children: (

@@ -26,7 +26,8 @@ Header.displayName = "AgentToolRun.Header";
 /** The disclosure button: toggles the content; `aria-expanded`, `aria-controls`, `data-state` `open | closed`. */
 export function Trigger({ onClick, ...props }: AgentToolRunTriggerProps) {
   const { open, toggle, contentId } = usePartContext(RunContext, "AgentToolRun.Trigger");
-  return renderPart("button", { "data-rb-part": "AgentToolRun.Trigger",
+  return renderPart("button", {
+    "data-rb-part": "AgentToolRun.Trigger",
     type: "button",
     "aria-expanded": open,
     "aria-controls": contentId,
@@ -49,7 +50,8 @@ export interface AgentToolRunContentProps extends PrimitiveProps<"div"> {
  */
 export function Content({ forceMount, children, ...props }: AgentToolRunContentProps) {
   const { open, contentId, run } = usePartContext(RunContext, "AgentToolRun.Content");
-  return renderPart("div", { "data-rb-part": "AgentToolRun.Content",
+  return renderPart("div", {
+    "data-rb-part": "AgentToolRun.Content",
     id: contentId,
     hidden: !open,
     "data-state": open ? "open" : "closed",

@@ -81,7 +81,8 @@ export function Result({
   };
   return (
     <ResultContext.Context.Provider value={ctx}>
-      {renderPart("div", { "data-rb-part": "AgentToolRun.Result",
+      {renderPart("div", {
+        "data-rb-part": "AgentToolRun.Result",
         "data-truncated": dataFlag(cut.truncated),
         "data-state": stateOf(cut.truncated, expanded),
         children: children ?? (
@@ -100,7 +101,8 @@ Result.displayName = "AgentToolRun.Result";
 /** The result text, cut or whole, in a `<pre>` (never HTML); `data-state` `open | closed`. */
 export function ResultText(props: AgentToolRunResultTextProps) {
   const { shown, textId, truncated, expanded } = usePartContext(ResultContext, "AgentToolRun.ResultText");
-  return renderPart("pre", { "data-rb-part": "AgentToolRun.ResultText",
+  return renderPart("pre", {
+    "data-rb-part": "AgentToolRun.ResultText",
     id: textId,
     "data-state": stateOf(truncated, expanded),
     children: shown,
@@ -129,7 +131,8 @@ export function ResultToggle({
     "AgentToolRun.ResultToggle",
   );
   if (!truncated) return null;
-  return renderPart("button", { "data-rb-part": "AgentToolRun.ResultToggle",
+  return renderPart("button", {
+    "data-rb-part": "AgentToolRun.ResultToggle",
     type: "button",
     "aria-expanded": expanded,
     "aria-controls": textId,

@@ -236,7 +236,8 @@ export function Root({
   return (
     <RunContext.Context.Provider value={value}>
       <RunScopeContext.Provider value={scope}>
-        {renderPart("div", { "data-rb-part": "AgentToolRun.Root",
+        {renderPart("div", {
+          "data-rb-part": "AgentToolRun.Root",
           role: "group",
           "aria-label": runTitle(run),
           "data-status": run.status,

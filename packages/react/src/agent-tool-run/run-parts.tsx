@@ -95,13 +95,23 @@ const useScope = (names: RunPartNames, part: string): RunScopeValue =>
 export function useRunIcon(props: RunIconProps, names: RunPartNames): ReactElement | null {
   const icon = runIcon(useScope(names, "Icon").run);
   if (icon === undefined && props.children === undefined) return null;
-  return renderPart("span", { "data-rb-part": `${names.ns}.Icon`, "aria-hidden": true, children: icon, ...props });
+  return renderPart("span", {
+    "data-rb-part": `${names.ns}.Icon`,
+    "aria-hidden": true,
+    children: icon,
+    ...props,
+  });
 }
 
 /** The Title part: the display name (`agentTool({ displayName })`), falling back to the agent type. */
 export function useRunTitle(props: RunTitleProps, names: RunPartNames): ReactElement {
   const { run, titleId } = useScope(names, "Title");
-  return renderPart("span", { "data-rb-part": `${names.ns}.Title`, id: titleId, children: runTitle(run), ...props });
+  return renderPart("span", {
+    "data-rb-part": `${names.ns}.Title`,
+    id: titleId,
+    children: runTitle(run),
+    ...props,
+  });
 }
 
 /**
@@ -110,7 +120,8 @@ export function useRunTitle(props: RunTitleProps, names: RunPartNames): ReactEle
  */
 export function useRunStatus({ labels, ...props }: RunStatusProps, names: RunPartNames): ReactElement {
   const { status, liveStatus } = useScope(names, "Status");
-  return renderPart("span", { "data-rb-part": `${names.ns}.Status`,
+  return renderPart("span", {
+    "data-rb-part": `${names.ns}.Status`,
     role: liveStatus ? "status" : undefined,
     "data-status": status,
     children: labels?.[status] ?? TRAY_STATUS_LABELS[status],
@@ -154,7 +165,8 @@ export function useRunMilestones(
   const { run } = useScope(names, "Milestones");
   if (run.milestones.length === 0) return null;
   const list = [...run.milestones].sort((a, b) => a.sequence - b.sequence);
-  return renderPart("ul", { "data-rb-part": `${names.ns}.Milestones`,
+  return renderPart("ul", {
+    "data-rb-part": `${names.ns}.Milestones`,
     "aria-label": `${runTitle(run)} milestones`,
     "data-count": list.length,
     children: list.map((milestone, i) => (
@@ -180,7 +192,8 @@ export function useRunMilestone(
     throw new Error(
       `<${names.ns}.Milestone> must be rendered inside <${names.ns}.Milestones>, or be given a milestone.`,
     );
-  return renderPart("li", { "data-rb-part": `${names.ns}.Milestone`,
+  return renderPart("li", {
+    "data-rb-part": `${names.ns}.Milestone`,
     "data-name": milestone.name,
     "data-status": "reached",
     "data-current": dataFlag(entry?.milestone === milestone && entry.current),
@@ -206,7 +219,8 @@ export function useRunElapsed(
   const until = end ?? now;
   if (start === null || until === null) return null;
   const ms = Math.max(0, until - start);
-  return renderPart("time", { "data-rb-part": `${names.ns}.Elapsed`,
+  return renderPart("time", {
+    "data-rb-part": `${names.ns}.Elapsed`,
     dateTime: isoDuration(ms),
     "data-status": scope.run.status,
     children: format(ms),
@@ -218,7 +232,12 @@ export function useRunElapsed(
 export function useRunError(props: RunErrorProps, names: RunPartNames): ReactElement | null {
   const { run } = useScope(names, "Error");
   if (run.status === "running" || run.status === "completed" || !run.error) return null;
-  return renderPart("p", { "data-rb-part": `${names.ns}.Error`, "data-status": run.status, children: run.error, ...props });
+  return renderPart("p", {
+    "data-rb-part": `${names.ns}.Error`,
+    "data-status": run.status,
+    children: run.error,
+    ...props,
+  });
 }
 
 /**

@@ -129,7 +129,8 @@ export function ApprovalCardDenyReason(props: ApprovalCardDenyReasonProps) {
   const value = useMemo(() => ({ reason, setReason }), [reason, setReason]);
   return (
     <DenyFormContext.Context.Provider value={value}>
-      {renderPart("form", { "data-rb-part": "ApprovalCard.DenyReason",
+      {renderPart("form", {
+        "data-rb-part": "ApprovalCard.DenyReason",
         "data-status": c.state,
         ...rest,
         onSubmit: (e: SubmitEvent<HTMLFormElement>) => {
@@ -157,7 +158,8 @@ export function ApprovalCardDenyReasonInput(props: ApprovalCardDenyReasonInputPr
   const form = usePartContext(DenyFormContext, "ApprovalCard.DenyReasonInput");
   const { onChange, ...rest } = props;
   const labelled = rest["aria-label"] ?? rest["aria-labelledby"] ?? rest.id;
-  return renderPart("textarea", { "data-rb-part": "ApprovalCard.DenyReasonInput",
+  return renderPart("textarea", {
+    "data-rb-part": "ApprovalCard.DenyReasonInput",
     name: "reason",
     "aria-label": labelled === undefined ? "Reason for denying" : undefined,
     disabled: !c.deniable,

@@ -28,7 +28,8 @@ export function ApprovalCardTitle(props: ApprovalCardTitleProps) {
   const c = usePartContext(CardContext, "ApprovalCard.Title");
   const { registerTitle } = c;
   useLayoutEffect(() => registerTitle(), [registerTitle]);
-  return renderPart("h3", { "data-rb-part": "ApprovalCard.Title",
+  return renderPart("h3", {
+    "data-rb-part": "ApprovalCard.Title",
     id: c.titleId,
     "data-status": c.state,
     ...props,
@@ -46,7 +47,12 @@ export function ApprovalCardSummary(props: ApprovalCardSummaryProps) {
   const summary = c.request.summary;
   const children = props.children ?? (summary === undefined ? undefined : revealHiddenCharacters(summary));
   if (children === undefined || children === null) return null;
-  return renderPart("p", { "data-rb-part": "ApprovalCard.Summary", "data-status": c.state, ...props, children });
+  return renderPart("p", {
+    "data-rb-part": "ApprovalCard.Summary",
+    "data-status": c.state,
+    ...props,
+    children,
+  });
 }
 ApprovalCardSummary.displayName = "ApprovalCard.Summary";
 
@@ -58,7 +64,8 @@ export function ApprovalCardRisk(props: ApprovalCardRiskProps) {
   const c = usePartContext(CardContext, "ApprovalCard.Risk");
   const risk = c.request.risk;
   if (!risk) return null;
-  return renderPart("span", { "data-rb-part": "ApprovalCard.Risk",
+  return renderPart("span", {
+    "data-rb-part": "ApprovalCard.Risk",
     "data-risk": risk,
     "data-status": c.state,
     ...props,
@@ -75,7 +82,8 @@ export function ApprovalCardPermissions(props: ApprovalCardPermissionsProps) {
   const c = usePartContext(CardContext, "ApprovalCard.Permissions");
   const permissions = c.request.permissions ?? [];
   if (permissions.length === 0) return null;
-  return renderPart("ul", { "data-rb-part": "ApprovalCard.Permissions",
+  return renderPart("ul", {
+    "data-rb-part": "ApprovalCard.Permissions",
     "data-status": c.state,
     "data-count": permissions.length,
     ...props,
@@ -101,7 +109,8 @@ export function ApprovalCardArguments(props: ApprovalCardArgumentsProps) {
   const c = usePartContext(CardContext, "ApprovalCard.Arguments");
   const { format = formatArguments, ...rest } = props;
   const complete = c.request.argumentsComplete;
-  return renderPart("pre", { "data-rb-part": "ApprovalCard.Arguments",
+  return renderPart("pre", {
+    "data-rb-part": "ApprovalCard.Arguments",
     "data-status": c.state,
     "data-complete": dataFlag(complete),
     "aria-busy": complete ? undefined : true,
@@ -131,7 +140,8 @@ export function ApprovalCardExpiry(props: ApprovalCardExpiryProps) {
   if (at === undefined) return null;
   const iso = new Date(at).toISOString();
   const remaining = c.now === null ? null : Math.max(0, at - c.now);
-  return renderPart("time", { "data-rb-part": "ApprovalCard.Expiry",
+  return renderPart("time", {
+    "data-rb-part": "ApprovalCard.Expiry",
     dateTime: iso,
     "data-status": c.state,
     "data-expired": dataFlag(remaining !== null && remaining <= 0),

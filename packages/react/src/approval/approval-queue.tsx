@@ -76,7 +76,8 @@ function ApprovalQueueRoot(props: ApprovalQueueRootProps) {
   );
   return (
     <QueueContext.Context.Provider value={ctx}>
-      {renderPart("div", { "data-rb-part": "ApprovalQueue.Root",
+      {renderPart("div", {
+        "data-rb-part": "ApprovalQueue.Root",
         "data-count": awaiting,
         "data-empty": dataFlag(awaiting === 0),
         ...rest,
@@ -127,7 +128,8 @@ const defaultEntry = () => <ApprovalQueueItem />;
 function ApprovalQueueList(props: ApprovalQueueListProps) {
   const c = usePartContext(QueueContext, "ApprovalQueue.List");
   const { children = defaultEntry, ...rest } = props;
-  return renderPart("ul", { "data-rb-part": "ApprovalQueue.List",
+  return renderPart("ul", {
+    "data-rb-part": "ApprovalQueue.List",
     "data-count": c.requests.length,
     ...rest,
     children:
@@ -181,7 +183,8 @@ function ApprovalQueueItem(props: ApprovalQueueItemProps) {
     );
     return null;
   }
-  return renderPart("li", { "data-rb-part": "ApprovalQueue.Item",
+  return renderPart("li", {
+    "data-rb-part": "ApprovalQueue.Item",
     "data-status": approvalState(request, c.now),
     "data-source": request.source,
     "data-risk": request.risk,
@@ -266,7 +269,8 @@ export type ApprovalQueueCountProps = PrimitiveProps<"span">;
 /** How many requests wait for a human (the number, and `data-count`; children replace the number). */
 function ApprovalQueueCount(props: ApprovalQueueCountProps) {
   const c = usePartContext(QueueContext, "ApprovalQueue.Count");
-  return renderPart("span", { "data-rb-part": "ApprovalQueue.Count",
+  return renderPart("span", {
+    "data-rb-part": "ApprovalQueue.Count",
     "data-count": c.awaiting,
     ...props,
     children: props.children ?? String(c.awaiting),

@@ -19,7 +19,8 @@ export function LiveViewRefused(props: LiveViewRefusedProps) {
   const verdict = tab?.verdict;
   if (!verdict || verdict.allowed) return null;
   const { children, ...rest } = props;
-  return renderPart("p", { "data-rb-part": "LiveView.Refused",
+  return renderPart("p", {
+    "data-rb-part": "LiveView.Refused",
     "data-status": "refused",
     "data-reason": verdict.reason,
     ...rest,
@@ -39,7 +40,8 @@ export type LiveViewOpenInNewTabProps = PrimitiveProps<"a">;
 export function LiveViewOpenInNewTab(props: LiveViewOpenInNewTabProps) {
   const { tab } = useTabOrActive("LiveView.OpenInNewTab");
   if (!tab?.openUrl) return null;
-  return renderPart("a", { "data-rb-part": "LiveView.OpenInNewTab",
+  return renderPart("a", {
+    "data-rb-part": "LiveView.OpenInNewTab",
     "data-status": tab.state,
     "data-prominent": dataFlag(tab.state === "failed"),
     ...props,

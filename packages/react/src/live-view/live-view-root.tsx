@@ -246,7 +246,8 @@ export function LiveViewRoot(props: LiveViewRootProps) {
   const named = rest["aria-label"] !== undefined || rest["aria-labelledby"] !== undefined;
   return (
     <RootContext.Context.Provider value={ctx}>
-      {renderPart("section", { "data-rb-part": "LiveView.Root",
+      {renderPart("section", {
+        "data-rb-part": "LiveView.Root",
         "aria-label": named ? undefined : "Live view",
         "data-status": state,
         "data-mode": mode,

@@ -16,7 +16,8 @@ export type LiveViewModeSwitchProps = PrimitiveProps<"div">;
 export function LiveViewModeSwitch(props: LiveViewModeSwitchProps) {
   const c = usePartContext(RootContext, "LiveView.ModeSwitch");
   const named = props["aria-label"] !== undefined || props["aria-labelledby"] !== undefined;
-  return renderPart("div", { "data-rb-part": "LiveView.ModeSwitch",
+  return renderPart("div", {
+    "data-rb-part": "LiveView.ModeSwitch",
     role: "group",
     "aria-label": named ? undefined : "View",
     "data-mode": c.mode,
@@ -48,7 +49,8 @@ export function LiveViewModeOption(props: LiveViewModeOptionProps) {
   const { value, onClick, ...rest } = props;
   const on = c.mode === value;
   const disabled = !on && !c.canRefresh;
-  return renderPart("button", { "data-rb-part": "LiveView.ModeOption",
+  return renderPart("button", {
+    "data-rb-part": "LiveView.ModeOption",
     type: "button",
     "aria-pressed": on,
     disabled,

@@ -69,7 +69,8 @@ export function LiveViewPanel(props: LiveViewPanelProps) {
     return null;
   }
   const frameFocusable = tab.src !== undefined && c.control === "human";
-  const panel = renderPart("div", { "data-rb-part": "LiveView.Panel",
+  const panel = renderPart("div", {
+    "data-rb-part": "LiveView.Panel",
     role: "tabpanel",
     id: c.panelId(tab.targetId),
     "aria-labelledby": c.tabId(tab.targetId),

@@ -29,7 +29,8 @@ export function LiveViewStatus(props: LiveViewStatusProps) {
     typeof children === "function"
       ? children(c.state, c.control)
       : (children ?? liveViewStatusText(c.state, c.control, { canRefresh: c.canRefresh }));
-  return renderAnnouncer(text, { "data-rb-part": "LiveView.Status",
+  return renderAnnouncer(text, {
+    "data-rb-part": "LiveView.Status",
     visible,
     "data-status": c.state,
     "data-control": c.control,
@@ -56,7 +57,8 @@ export function LiveViewError(props: LiveViewErrorProps) {
   const failure = c.failure;
   if (!failure) return null;
   const { children, ...rest } = props;
-  return renderPart("p", { "data-rb-part": "LiveView.Error",
+  return renderPart("p", {
+    "data-rb-part": "LiveView.Error",
     "data-status": "error",
     "data-attempts": failure.attempts,
     ...rest,

@@ -69,7 +69,8 @@ const defaultEntry = () => <Item />;
 /** The ordered list (`<ol>`): reached milestones by sequence, then upcoming ones. `data-count` = reached. */
 function List({ children = defaultEntry, ...props }: MilestoneTimelineListProps) {
   const { milestones, items } = usePartContext(TimelineContext, "MilestoneTimeline.List");
-  return renderPart("ol", { "data-rb-part": "MilestoneTimeline.List",
+  return renderPart("ol", {
+    "data-rb-part": "MilestoneTimeline.List",
     "data-count": milestones.length,
     children: items.map((item) => (
       <ItemContext.Provider key={item.key} value={item}>
@@ -112,7 +113,8 @@ function Item({ item: own, children, ...props }: MilestoneTimelineItemProps) {
     throw new Error(
       "<MilestoneTimeline.Item> must be rendered inside <MilestoneTimeline.List>, or be given an item.",
     );
-  const li = renderPart("li", { "data-rb-part": "MilestoneTimeline.Item",
+  const li = renderPart("li", {
+    "data-rb-part": "MilestoneTimeline.Item",
     "aria-current": item.current ? "step" : undefined,
     "data-status": item.status,
     "data-current": dataFlag(item.current),
@@ -161,7 +163,12 @@ function Time({ format = timeOfDay, ...props }: MilestoneTimelineTimeProps) {
   if (item.status !== "reached") return null;
   const at = item.milestone.at;
   const iso = new Date(at).toISOString();
-  return renderPart("time", { "data-rb-part": "MilestoneTimeline.Time", dateTime: iso, children: hydrated ? format(at) : iso, ...props });
+  return renderPart("time", {
+    "data-rb-part": "MilestoneTimeline.Time",
+    dateTime: iso,
+    children: hydrated ? format(at) : iso,
+    ...props,
+  });
 }
 Time.displayName = "MilestoneTimeline.Time";
 
@@ -176,7 +183,8 @@ function Data({ children, ...props }: MilestoneTimelineDataProps) {
   const item = useItem("MilestoneTimeline.Data");
   if (item.status !== "reached" || item.milestone.data === undefined) return null;
   const { data } = item.milestone;
-  return renderPart("div", { "data-rb-part": "MilestoneTimeline.Data",
+  return renderPart("div", {
+    "data-rb-part": "MilestoneTimeline.Data",
     children: children ? children(data, item.milestone) : valueText(data),
     ...props,
   });

@@ -38,7 +38,8 @@ export function createActionButton<P extends ActionButtonProps = ActionButtonPro
     const { action, label, attributes, absent } = useState(props);
     if (absent) return null;
     const { onClick, children, ...rest } = props as ActionButtonProps;
-    return renderPart("button", { "data-rb-part": displayName,
+    return renderPart("button", {
+      "data-rb-part": displayName,
       type: "button",
       disabled: action === null,
       "data-disabled": dataFlag(action === null),

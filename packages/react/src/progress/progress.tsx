@@ -90,7 +90,8 @@ function Root({
   const determinate = value !== null;
   return (
     <ProgressContext.Context.Provider value={{ value, state, data: dataProp ?? run?.progress?.data }}>
-      {renderPart("div", { "data-rb-part": "Progress.Root",
+      {renderPart("div", {
+        "data-rb-part": "Progress.Root",
         role: "progressbar",
         "aria-label": named || !run ? undefined : `${runTitle(run)} progress`,
         "aria-valuemin": determinate ? 0 : undefined,
@@ -117,7 +118,8 @@ export type ProgressIndicatorProps = PrimitiveProps<"div">;
 function Indicator({ style, ...props }: ProgressIndicatorProps) {
   const { value, state } = usePartContext(ProgressContext, "Progress.Indicator");
   const withValue = value === null ? style : ({ ...style, "--rb-progress": String(value) } as CSSProperties);
-  return renderPart("div", { "data-rb-part": "Progress.Indicator",
+  return renderPart("div", {
+    "data-rb-part": "Progress.Indicator",
     "data-state": state,
     "data-value": value ?? undefined,
     "data-max": 1,
@@ -155,7 +157,8 @@ function dataText(data: unknown): string {
 function Data({ children, ...props }: ProgressDataProps) {
   const { data, state } = usePartContext(ProgressContext, "Progress.Data");
   if (data === undefined || data === null) return null;
-  return renderPart("div", { "data-rb-part": "Progress.Data",
+  return renderPart("div", {
+    "data-rb-part": "Progress.Data",
     "data-state": state,
     children: children ? children(data) : dataText(data),
     ...props,

@@ -75,7 +75,8 @@ export function Link({ output, runId: runIdProp, run, onClick, children, ...prop
   const [missing, setMissing] = useState(false);
   if (!dispatch) return null;
   const name = run ? runTitle(run) : (dispatch.agentType ?? "the run");
-  return renderPart("button", { "data-rb-part": "RunTray.Link",
+  return renderPart("button", {
+    "data-rb-part": "RunTray.Link",
     type: "button",
     "data-status": dispatch.status,
     "data-run-id": dispatch.runId,

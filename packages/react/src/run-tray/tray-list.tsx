@@ -58,7 +58,8 @@ export function Trigger({ onClick, ref, children = "Background runs", ...props }
     },
     [ref, triggerRef],
   );
-  return renderPart("button", { "data-rb-part": "RunTray.Trigger",
+  return renderPart("button", {
+    "data-rb-part": "RunTray.Trigger",
     type: "button",
     ref: setRef,
     "aria-expanded": open,
@@ -75,7 +76,8 @@ Trigger.displayName = "RunTray.Trigger";
 export function Badge(props: RunTrayBadgeProps) {
   const { runs } = usePartContext(TrayContext, "RunTray.Badge");
   const count = activeCount(runs);
-  return renderPart("span", { "data-rb-part": "RunTray.Badge",
+  return renderPart("span", {
+    "data-rb-part": "RunTray.Badge",
     "data-count": count,
     "data-empty": dataFlag(count === 0),
     hidden: count === 0,
@@ -104,7 +106,8 @@ const defaultEntry = () => <Item />;
  */
 export function List({ children = defaultEntry, forceMount, ...props }: RunTrayListProps) {
   const { visible, open, listId } = usePartContext(TrayContext, "RunTray.List");
-  return renderPart("ul", { "data-rb-part": "RunTray.List",
+  return renderPart("ul", {
+    "data-rb-part": "RunTray.List",
     id: listId,
     hidden: !open,
     "data-state": open ? "open" : "closed",
@@ -228,7 +231,8 @@ export function Item({ run: own, children = itemContent, ...props }: RunTrayItem
     );
   if (scope === null)
     throw new Error("<RunTray.Item> must be rendered inside <RunTray.List>. Wrap it in <RunTray.List>.");
-  return renderPart("li", { "data-rb-part": "RunTray.Item",
+  return renderPart("li", {
+    "data-rb-part": "RunTray.Item",
     // Stable, so `RunTray.Link` (and `#` links) can reach the item; focusable for the link to move focus here.
     id: runTrayItemId(scope.run.runId),
     tabIndex: -1,

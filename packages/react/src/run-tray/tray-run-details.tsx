@@ -93,7 +93,8 @@ export function Interrupted({ reasonLabels, ...props }: RunTrayInterruptedProps)
   const { run } = useRunScope("RunTray.Interrupted", "RunTray.List");
   const reason = run.status === "interrupted" ? run.reason || undefined : undefined;
   if (reason === undefined) return null;
-  return renderPart("p", { "data-rb-part": "RunTray.Interrupted",
+  return renderPart("p", {
+    "data-rb-part": "RunTray.Interrupted",
     "data-reason": reason,
     "data-child-still-running": run.childStillRunning ? "" : undefined,
     children: reasonLabels?.[reason] ?? interruptReasonLabel(reason),

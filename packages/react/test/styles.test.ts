@@ -10,20 +10,26 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 
-const pkgDir = fileURLToPath(new URL(".", import.meta.url));
-const css = readFileSync(new URL("./styles.css", import.meta.url), "utf8");
-const docs = readFileSync(new URL("../../docs/data-attributes.md", import.meta.url), "utf8");
-const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
+const pkgDir = fileURLToPath(new URL("..", import.meta.url));
+const css = readFileSync(new URL("../styles.css", import.meta.url), "utf8");
+const docs = readFileSync(new URL("../../../docs/data-attributes.md", import.meta.url), "utf8");
+const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 
 /** The CSS without comments, and every `[attr op "value"]` in its selectors. */
 const code = css.replace(/\/\*[\s\S]*?\*\//g, "");
-const selectors = [...code.matchAll(/([^{}]+)\{/g)].map((m) => (m[1] ?? "").trim()).filter((s) => !s.startsWith("@"));
+const selectors = [...code.matchAll(/([^{}]+)\{/g)]
+  .map((m) => (m[1] ?? "").trim())
+  .filter((s) => !s.startsWith("@"));
 const attributes = selectors.flatMap((s) =>
-  [...s.matchAll(/\[([a-z-]+)(?:([$^*]?=)"([^"]*)")?\]/g)].map(([, name = "", op, value]) => ({ name, op, value })),
+  [...s.matchAll(/\[([a-z-]+)(?:([$^*]?=)"([^"]*)")?\]/g)].map(([, name = "", op, value]) => ({
+    name,
+    op,
+    value,
+  })),
 );
 
 /** Part names documented in the tables' first column (`AgentToolRun.Title`, …). */
-const documentedParts = new Set([...docs.matchAll(/^\| `([A-Za-z]+\.[A-Za-z]+)`/gm)].map((m) => m[1]));
+const documentedParts = new Set([...docs.matchAll(/^\| `([A-Za-z]+\.[A-Za-z]+)`/gm)].map((m) => m[1] ?? ""));
 /** MessageParts pieces documented as `data-part` values. */
 const messagePieces = new Set(
   [...(docs.split("## MessageParts")[1] ?? "").matchAll(/^\| `([a-z-]+)`/gm)].map((m) => m[1]),
@@ -32,7 +38,10 @@ const messagePieces = new Set(
 describe("@runboard/react/styles.css", () => {
   it("ships in the packed package and resolves through the exports map, kept by bundlers", () => {
     const [packed] = JSON.parse(
-      execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: pkgDir, encoding: "utf8" }),
+      execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+        cwd: pkgDir,
+        encoding: "utf8",
+      }),
     );
     expect(packed.files.map((f: { path: string }) => f.path)).toContain("styles.css");
     expect(pkg.exports["./styles.css"]).toBe("./styles.css");
