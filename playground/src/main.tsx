@@ -2,6 +2,7 @@ import { StrictMode, Suspense } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app.tsx";
 import { Boundary } from "./boundary.tsx";
+import "@runboard/react/styles.css";
 import "./playground.css";
 
 const root = document.getElementById("root");
