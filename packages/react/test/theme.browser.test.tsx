@@ -8,6 +8,7 @@ import axe from "axe-core";
 import { act, type ReactElement, StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { afterEach, describe, expect, it } from "vitest";
+import contract from "../../../docs/data-attributes.md?raw";
 import { Progress } from "../src/progress/index.ts";
 import themeCss from "../styles.css?raw";
 import { CASES } from "./ssr/states.tsx";
@@ -127,6 +128,30 @@ describe("the theme (@runboard/react/styles.css)", () => {
     view.parentElement?.insertBefore(island, view);
     island.append(view);
     expect([getComputedStyle(card).backgroundColor, getComputedStyle(card).color]).toEqual(light);
+  });
+
+  it("every part rendered names itself with a documented data-rb-part", async () => {
+    const documented = new Set([...contract.matchAll(/^\| `([A-Za-z]+\.[A-Za-z]+)`/gm)].map((m) => m[1] ?? ""));
+    const seen = new Set<string>();
+    for (const c of CASES) {
+      await mount(c.render());
+      for (const el of document.querySelectorAll("[data-rb-part]"))
+        seen.add(el.getAttribute("data-rb-part") ?? "");
+      for (const clean of cleanups.splice(-1)) clean();
+    }
+    expect([...seen].filter((name) => !documented.has(name))).toEqual([]);
+    // Every other documented part is seen named: these render no element, or no case renders them.
+    const noElement = [
+      "MilestoneTimeline.Root",
+      "ApprovalCard.Confirm",
+      "LiveView.Panels",
+      "AgentEvent.Match",
+    ];
+    const notInCases = ["AgentToolRun.Failure", "RunTray.ClearFinished", "RunTray.Link", "RunTray.Stalled"];
+    notInCases.push("RunTray.Interrupted", "Progress.Data", "LiveView.Reload", "LiveView.Error");
+    expect([...documented].filter((name) => !seen.has(name)).sort()).toEqual(
+      [...noElement, ...notInCases].sort(),
+    );
   });
 
   for (const theme of ["light", "dark"] as const) {
