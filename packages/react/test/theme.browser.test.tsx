@@ -131,7 +131,9 @@ describe("the theme (@runboard/react/styles.css)", () => {
   });
 
   it("every part rendered names itself with a documented data-rb-part", async () => {
-    const documented = new Set([...contract.matchAll(/^\| `([A-Za-z]+\.[A-Za-z]+)`/gm)].map((m) => m[1] ?? ""));
+    const documented = new Set(
+      [...contract.matchAll(/^\| `([A-Za-z]+\.[A-Za-z]+)`/gm)].map((m) => m[1] ?? ""),
+    );
     const seen = new Set<string>();
     for (const c of CASES) {
       await mount(c.render());
