@@ -98,6 +98,11 @@ describe("@runboard/react/styles.css", () => {
     // Both ways to ask for dark redefine every colour the light block sets.
     expect(vars(block("@media (prefers-color-scheme: dark)"))).toEqual(light);
     expect(vars(block('[data-theme="dark"] {'))).toEqual(light);
+    // CSS cannot share one block between a media query and a selector: the two dark palettes must not drift.
+    const declarations = (text: string) => [...text.matchAll(/--rb-[a-z-]+:[^;]+;/g)].map((m) => m[0]);
+    expect(declarations(block('[data-theme="dark"] {'))).toEqual(
+      declarations(block("@media (prefers-color-scheme: dark)")),
+    );
     expect(block("@media (prefers-reduced-motion: reduce)")).toMatch(/animation: none/);
     expect(block("@media (forced-colors: active)")).toMatch(/Highlight/);
   });
