@@ -11,6 +11,7 @@ const alias = {
   "@runboard/protocol": here("./packages/protocol/src/index.ts"),
   "@runboard/client/helix": here("./packages/client/src/helix/index.ts"),
   "@runboard/client": here("./packages/client/src/index.ts"),
+  "@runboard/react/styles.css": here("./packages/react/styles.css"),
   "@runboard/react": here("./packages/react/src/index.ts"),
   // Before the package's own entry: a prefix alias would otherwise swallow the subpath.
   "@runboard/mock-server/msw": here("./mock-server/src/msw.ts"),

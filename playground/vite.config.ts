@@ -14,6 +14,8 @@ export default defineConfig({
         new URL("../packages/client/src/helix/index.ts", import.meta.url),
       ),
       "@runboard/client": fileURLToPath(new URL("../packages/client/src/index.ts", import.meta.url)),
+      // Before the package's own entry: a prefix alias would otherwise swallow the subpath.
+      "@runboard/react/styles.css": fileURLToPath(new URL("../packages/react/styles.css", import.meta.url)),
       "@runboard/react": fileURLToPath(new URL("../packages/react/src/index.ts", import.meta.url)),
     },
   },

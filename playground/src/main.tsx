@@ -3,6 +3,7 @@ import { createRoot } from "react-dom/client";
 import { App } from "./app.tsx";
 import { Boundary } from "./boundary.tsx";
 import { HelixView } from "./helix-view.tsx";
+import "@runboard/react/styles.css";
 import "./playground.css";
 
 /** `?view=helix` shows the mock's helix-agents stream instead of the chat. */

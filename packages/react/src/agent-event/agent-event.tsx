@@ -55,6 +55,7 @@ function Root({ message, label, ...props }: AgentEventRootProps) {
   return (
     <EventContext.Context.Provider value={{ message, event, label: name }}>
       {renderPart("div", {
+        "data-rb-part": "AgentEvent.Root",
         role: "note",
         "aria-label": name,
         "data-kind": event.kind,
@@ -83,7 +84,12 @@ export type AgentEventLabelProps = PrimitiveProps<"span">;
 /** A visible heading-like label for the event; default the same words as its accessible name. */
 function Label(props: AgentEventLabelProps) {
   const { label, event } = usePartContext(EventContext, "AgentEvent.Label");
-  return renderPart("span", { "data-kind": event.kind, children: label, ...props });
+  return renderPart("span", {
+    "data-rb-part": "AgentEvent.Label",
+    "data-kind": event.kind,
+    children: label,
+    ...props,
+  });
 }
 Label.displayName = "AgentEvent.Label";
 
@@ -95,7 +101,7 @@ function Text(props: AgentEventTextProps) {
   const { message } = usePartContext(EventContext, "AgentEvent.Text");
   const text = messageText(message);
   if (text === "" && props.children === undefined) return null;
-  return renderPart("div", { children: text, ...props });
+  return renderPart("div", { "data-rb-part": "AgentEvent.Text", children: text, ...props });
 }
 Text.displayName = "AgentEvent.Text";
 

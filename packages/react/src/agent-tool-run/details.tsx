@@ -16,7 +16,7 @@ export type AgentToolRunSummaryProps = PrimitiveProps<"p">;
 /** The child's class name (`Researcher`). */
 export function AgentType(props: AgentToolRunAgentTypeProps) {
   const { run } = usePartContext(RunContext, "AgentToolRun.AgentType");
-  return renderPart("span", { children: run.agentType, ...props });
+  return renderPart("span", { "data-rb-part": "AgentToolRun.AgentType", children: run.agentType, ...props });
 }
 AgentType.displayName = "AgentToolRun.AgentType";
 
@@ -35,6 +35,7 @@ export interface AgentToolRunTranscriptProps extends Omit<PrimitiveProps<"div">,
 export function Transcript({ children: renderChild, ...props }: AgentToolRunTranscriptProps) {
   const { run, depth, nested } = usePartContext(RunContext, "AgentToolRun.Transcript");
   return renderPart("div", {
+    "data-rb-part": "AgentToolRun.Transcript",
     "data-depth": depth,
     "data-empty": dataFlag(run.parts.length === 0),
     children: run.parts.map((part, i) => (
@@ -50,7 +51,7 @@ export function Input(props: AgentToolRunInputProps) {
   const { run } = usePartContext(RunContext, "AgentToolRun.Input");
   const text = valueText(run.inputPreview);
   if (text === "" && props.children === undefined) return null;
-  return renderPart("pre", { children: text, ...props });
+  return renderPart("pre", { "data-rb-part": "AgentToolRun.Input", children: text, ...props });
 }
 Input.displayName = "AgentToolRun.Input";
 
@@ -58,7 +59,7 @@ Input.displayName = "AgentToolRun.Input";
 export function Summary(props: AgentToolRunSummaryProps) {
   const { run } = usePartContext(RunContext, "AgentToolRun.Summary");
   if (!run.summary && props.children === undefined) return null;
-  return renderPart("p", { children: run.summary, ...props });
+  return renderPart("p", { "data-rb-part": "AgentToolRun.Summary", children: run.summary, ...props });
 }
 Summary.displayName = "AgentToolRun.Summary";
 
@@ -87,6 +88,7 @@ export function Interrupted({
   const reason = typeof run.reason === "string" ? run.reason : undefined;
   const said = (reason && reasonLabels?.[reason]) ?? interruptReasonLabel(reason);
   return renderPart("div", {
+    "data-rb-part": "AgentToolRun.Interrupted",
     "data-reason": reason,
     "data-child-still-running": dataFlag(run.childStillRunning === true),
     children: (

@@ -19,7 +19,7 @@ export type AgentToolRunTriggerProps = PrimitiveProps<"button">;
 /** A header row for the icon, title, type, status and elapsed time. `data-status` = the run's status. */
 export function Header(props: AgentToolRunHeaderProps) {
   const { run } = usePartContext(RunContext, "AgentToolRun.Header");
-  return renderPart("div", { "data-status": run.status, ...props });
+  return renderPart("div", { "data-rb-part": "AgentToolRun.Header", "data-status": run.status, ...props });
 }
 Header.displayName = "AgentToolRun.Header";
 
@@ -27,6 +27,7 @@ Header.displayName = "AgentToolRun.Header";
 export function Trigger({ onClick, ...props }: AgentToolRunTriggerProps) {
   const { open, toggle, contentId } = usePartContext(RunContext, "AgentToolRun.Trigger");
   return renderPart("button", {
+    "data-rb-part": "AgentToolRun.Trigger",
     type: "button",
     "aria-expanded": open,
     "aria-controls": contentId,
@@ -50,6 +51,7 @@ export interface AgentToolRunContentProps extends PrimitiveProps<"div"> {
 export function Content({ forceMount, children, ...props }: AgentToolRunContentProps) {
   const { open, contentId, run } = usePartContext(RunContext, "AgentToolRun.Content");
   return renderPart("div", {
+    "data-rb-part": "AgentToolRun.Content",
     id: contentId,
     hidden: !open,
     "data-state": open ? "open" : "closed",

@@ -37,6 +37,7 @@ export function useRunFailure(
     ...(reasonLabels ? { reason: reasonLabels } : {}),
   });
   return renderPart("div", {
+    "data-rb-part": `${names.ns}.Failure`,
     "data-status": failure.status,
     // A run the concurrency limit refused has no interrupt reason of its own; it is named so it can be styled.
     "data-reason": failure.reason ?? (words.concurrencyLimit === undefined ? undefined : "concurrency-limit"),

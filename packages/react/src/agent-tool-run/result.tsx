@@ -82,6 +82,7 @@ export function Result({
   return (
     <ResultContext.Context.Provider value={ctx}>
       {renderPart("div", {
+        "data-rb-part": "AgentToolRun.Result",
         "data-truncated": dataFlag(cut.truncated),
         "data-state": stateOf(cut.truncated, expanded),
         children: children ?? (
@@ -101,6 +102,7 @@ Result.displayName = "AgentToolRun.Result";
 export function ResultText(props: AgentToolRunResultTextProps) {
   const { shown, textId, truncated, expanded } = usePartContext(ResultContext, "AgentToolRun.ResultText");
   return renderPart("pre", {
+    "data-rb-part": "AgentToolRun.ResultText",
     id: textId,
     "data-state": stateOf(truncated, expanded),
     children: shown,
@@ -130,6 +132,7 @@ export function ResultToggle({
   );
   if (!truncated) return null;
   return renderPart("button", {
+    "data-rb-part": "AgentToolRun.ResultToggle",
     type: "button",
     "aria-expanded": expanded,
     "aria-controls": textId,

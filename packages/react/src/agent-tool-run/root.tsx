@@ -243,6 +243,7 @@ export function Root({
     <RunContext.Context.Provider value={value}>
       <RunScopeContext.Provider value={scope}>
         {renderPart("div", {
+          "data-rb-part": "AgentToolRun.Root",
           role: "group",
           "aria-label": runTitle(run),
           "data-status": run.status,

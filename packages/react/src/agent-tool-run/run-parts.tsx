@@ -95,13 +95,23 @@ const useScope = (names: RunPartNames, part: string): RunScopeValue =>
 export function useRunIcon(props: RunIconProps, names: RunPartNames): ReactElement | null {
   const icon = runIcon(useScope(names, "Icon").run);
   if (icon === undefined && props.children === undefined) return null;
-  return renderPart("span", { "aria-hidden": true, children: icon, ...props });
+  return renderPart("span", {
+    "data-rb-part": `${names.ns}.Icon`,
+    "aria-hidden": true,
+    children: icon,
+    ...props,
+  });
 }
 
 /** The Title part: the display name (`agentTool({ displayName })`), falling back to the agent type. */
 export function useRunTitle(props: RunTitleProps, names: RunPartNames): ReactElement {
   const { run, titleId } = useScope(names, "Title");
-  return renderPart("span", { id: titleId, children: runTitle(run), ...props });
+  return renderPart("span", {
+    "data-rb-part": `${names.ns}.Title`,
+    id: titleId,
+    children: runTitle(run),
+    ...props,
+  });
 }
 
 /**
@@ -111,6 +121,7 @@ export function useRunTitle(props: RunTitleProps, names: RunPartNames): ReactEle
 export function useRunStatus({ labels, ...props }: RunStatusProps, names: RunPartNames): ReactElement {
   const { status, liveStatus } = useScope(names, "Status");
   return renderPart("span", {
+    "data-rb-part": `${names.ns}.Status`,
     role: liveStatus ? "status" : undefined,
     "data-status": status,
     children: labels?.[status] ?? TRAY_STATUS_LABELS[status],
@@ -122,7 +133,7 @@ export function useRunStatus({ labels, ...props }: RunStatusProps, names: RunPar
 export function useRunProgress({ children, ...props }: RunProgressProps, names: RunPartNames): ReactElement {
   const { run } = useScope(names, "Progress");
   return (
-    <Progress.Root run={run} {...props}>
+    <Progress.Root run={run} data-rb-part={`${names.ns}.Progress`} {...props}>
       {children ?? <Progress.Indicator />}
     </Progress.Root>
   );
@@ -132,14 +143,14 @@ export function useRunProgress({ children, ...props }: RunProgressProps, names: 
 export function useRunPhase(props: RunPhaseProps, names: RunPartNames): ReactElement | null {
   const phase = useScope(names, "Phase").run.progress?.phase;
   if (!phase && props.children === undefined) return null;
-  return renderPart("span", { children: phase, ...props });
+  return renderPart("span", { "data-rb-part": `${names.ns}.Phase`, children: phase, ...props });
 }
 
 /** The Message part: the latest progress message (`Reading 2 sources`), as text; nothing without one. */
 export function useRunMessage(props: RunMessageProps, names: RunPartNames): ReactElement | null {
   const message = useScope(names, "Message").run.progress?.message;
   if (!message && props.children === undefined) return null;
-  return renderPart("span", { children: message, ...props });
+  return renderPart("span", { "data-rb-part": `${names.ns}.Message`, children: message, ...props });
 }
 
 /**
@@ -155,6 +166,7 @@ export function useRunMilestones(
   if (run.milestones.length === 0) return null;
   const list = [...run.milestones].sort((a, b) => a.sequence - b.sequence);
   return renderPart("ul", {
+    "data-rb-part": `${names.ns}.Milestones`,
     "aria-label": `${runTitle(run)} milestones`,
     "data-count": list.length,
     children: list.map((milestone, i) => (
@@ -181,6 +193,7 @@ export function useRunMilestone(
       `<${names.ns}.Milestone> must be rendered inside <${names.ns}.Milestones>, or be given a milestone.`,
     );
   return renderPart("li", {
+    "data-rb-part": `${names.ns}.Milestone`,
     "data-name": milestone.name,
     "data-status": "reached",
     "data-current": dataFlag(entry?.milestone === milestone && entry.current),
@@ -207,6 +220,7 @@ export function useRunElapsed(
   if (start === null || until === null) return null;
   const ms = Math.max(0, until - start);
   return renderPart("time", {
+    "data-rb-part": `${names.ns}.Elapsed`,
     dateTime: isoDuration(ms),
     "data-status": scope.run.status,
     children: format(ms),
@@ -218,7 +232,12 @@ export function useRunElapsed(
 export function useRunError(props: RunErrorProps, names: RunPartNames): ReactElement | null {
   const { run } = useScope(names, "Error");
   if (run.status === "running" || run.status === "completed" || !run.error) return null;
-  return renderPart("p", { "data-status": run.status, children: run.error, ...props });
+  return renderPart("p", {
+    "data-rb-part": `${names.ns}.Error`,
+    "data-status": run.status,
+    children: run.error,
+    ...props,
+  });
 }
 
 /**

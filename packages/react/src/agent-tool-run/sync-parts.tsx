@@ -22,7 +22,12 @@ export type AgentToolRunPromptProps = PrimitiveProps<"pre">;
 export function Prompt(props: AgentToolRunPromptProps) {
   const sync = useSync("AgentToolRun.Prompt");
   if (!sync) return null;
-  return renderPart("pre", { "data-empty": dataFlag(sync.prompt === ""), children: sync.prompt, ...props });
+  return renderPart("pre", {
+    "data-rb-part": "AgentToolRun.Prompt",
+    "data-empty": dataFlag(sync.prompt === ""),
+    children: sync.prompt,
+    ...props,
+  });
 }
 Prompt.displayName = "AgentToolRun.Prompt";
 
@@ -41,6 +46,7 @@ export function AllowedTools({ allButLabel, ...props }: AgentToolRunAllowedTools
   if (!sync) return null;
   const all = sync.allowedTools === "all-but-agent-tool";
   return renderPart("ul", {
+    "data-rb-part": "AgentToolRun.AllowedTools",
     "aria-label": "Allowed tools",
     "data-all-but-agent-tool": dataFlag(all),
     "data-count": all ? undefined : sync.allowedTools.length,
@@ -66,6 +72,7 @@ export function Model(props: AgentToolRunModelProps) {
   const sync = useSync("AgentToolRun.Model");
   if (!sync) return null;
   return renderPart("span", {
+    "data-rb-part": "AgentToolRun.Model",
     "data-model": sync.model,
     "data-default": dataFlag(sync.model === undefined),
     children: sync.model ?? "the parent's model",
@@ -85,6 +92,7 @@ export function Blocked({ children, ...props }: AgentToolRunBlockedProps) {
   const sync = useSync("AgentToolRun.Blocked");
   if (sync?.state !== "running") return null;
   return renderPart("p", {
+    "data-rb-part": "AgentToolRun.Blocked",
     "data-blocked": "",
     children: children ?? "The agent waits for this sub-agent to finish.",
     ...props,
@@ -105,6 +113,7 @@ export function CutByAgent({ children, ...props }: AgentToolRunCutByAgentProps) 
   if (!sync?.cutByAgent) return null;
   const kept = sync.result?.length ?? 0;
   return renderPart("p", {
+    "data-rb-part": "AgentToolRun.CutByAgent",
     "data-cut-by-agent": "",
     "data-length": kept,
     children:

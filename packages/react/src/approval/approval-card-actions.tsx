@@ -130,6 +130,7 @@ export function ApprovalCardDenyReason(props: ApprovalCardDenyReasonProps) {
   return (
     <DenyFormContext.Context.Provider value={value}>
       {renderPart("form", {
+        "data-rb-part": "ApprovalCard.DenyReason",
         "data-status": c.state,
         ...rest,
         onSubmit: (e: SubmitEvent<HTMLFormElement>) => {
@@ -158,6 +159,7 @@ export function ApprovalCardDenyReasonInput(props: ApprovalCardDenyReasonInputPr
   const { onChange, ...rest } = props;
   const labelled = rest["aria-label"] ?? rest["aria-labelledby"] ?? rest.id;
   return renderPart("textarea", {
+    "data-rb-part": "ApprovalCard.DenyReasonInput",
     name: "reason",
     "aria-label": labelled === undefined ? "Reason for denying" : undefined,
     disabled: !c.deniable,

@@ -104,7 +104,7 @@ export type ApprovalCardConfirmOverlayProps = ComponentPropsWithRef<typeof Radix
 /** The backdrop behind the confirm dialog (`data-state` `open | closed`). Clicking it does not close it. */
 export function ApprovalCardConfirmOverlay(props: ApprovalCardConfirmOverlayProps) {
   const Dialog = usePartContext(DialogContext, "ApprovalCard.ConfirmOverlay");
-  return <Dialog.Overlay {...props} />;
+  return <Dialog.Overlay data-rb-part="ApprovalCard.ConfirmOverlay" {...props} />;
 }
 ApprovalCardConfirmOverlay.displayName = "ApprovalCard.ConfirmOverlay";
 
@@ -126,6 +126,7 @@ export function ApprovalCardConfirmContent(props: ApprovalCardConfirmContentProp
   return (
     <Dialog.Content
       role="alertdialog"
+      data-rb-part="ApprovalCard.ConfirmContent"
       data-risk={c.request.risk}
       {...rest}
       onPointerDownOutside={composeEventHandlers(onPointerDownOutside, stay)}
@@ -153,7 +154,7 @@ export function ApprovalCardConfirmTitle(props: ApprovalCardConfirmTitleProps) {
   const c = usePartContext(CardContext, "ApprovalCard.ConfirmTitle");
   const Dialog = usePartContext(DialogContext, "ApprovalCard.ConfirmTitle");
   return (
-    <Dialog.Title {...props}>
+    <Dialog.Title data-rb-part="ApprovalCard.ConfirmTitle" {...props}>
       {props.children ?? `Approve ${revealHiddenCharacters(c.request.name)}?`}
     </Dialog.Title>
   );
@@ -175,7 +176,7 @@ export function ApprovalCardConfirmDescription(props: ApprovalCardConfirmDescrip
     .filter(Boolean)
     .join(" ");
   return (
-    <Dialog.Description {...props}>
+    <Dialog.Description data-rb-part="ApprovalCard.ConfirmDescription" {...props}>
       {props.children ?? (fallback || "This action needs your confirmation.")}
     </Dialog.Description>
   );
@@ -192,6 +193,7 @@ export function ApprovalCardConfirmCancel(props: ApprovalCardConfirmCancelProps)
   const { ref, ...rest } = props;
   return (
     <Dialog.Close
+      data-rb-part="ApprovalCard.ConfirmCancel"
       {...rest}
       ref={mergeRefs<HTMLButtonElement>(c.cancelRef, ref as RefObject<HTMLButtonElement | null>)}
     >

@@ -29,6 +29,7 @@ export function ApprovalCardTitle(props: ApprovalCardTitleProps) {
   const { registerTitle } = c;
   useLayoutEffect(() => registerTitle(), [registerTitle]);
   return renderPart("h3", {
+    "data-rb-part": "ApprovalCard.Title",
     id: c.titleId,
     "data-status": c.state,
     ...props,
@@ -46,7 +47,12 @@ export function ApprovalCardSummary(props: ApprovalCardSummaryProps) {
   const summary = c.request.summary;
   const children = props.children ?? (summary === undefined ? undefined : revealHiddenCharacters(summary));
   if (children === undefined || children === null) return null;
-  return renderPart("p", { "data-status": c.state, ...props, children });
+  return renderPart("p", {
+    "data-rb-part": "ApprovalCard.Summary",
+    "data-status": c.state,
+    ...props,
+    children,
+  });
 }
 ApprovalCardSummary.displayName = "ApprovalCard.Summary";
 
@@ -59,6 +65,7 @@ export function ApprovalCardRisk(props: ApprovalCardRiskProps) {
   const risk = c.request.risk;
   if (!risk) return null;
   return renderPart("span", {
+    "data-rb-part": "ApprovalCard.Risk",
     "data-risk": risk,
     "data-status": c.state,
     ...props,
@@ -76,6 +83,7 @@ export function ApprovalCardPermissions(props: ApprovalCardPermissionsProps) {
   const permissions = c.request.permissions ?? [];
   if (permissions.length === 0) return null;
   return renderPart("ul", {
+    "data-rb-part": "ApprovalCard.Permissions",
     "data-status": c.state,
     "data-count": permissions.length,
     ...props,
@@ -102,6 +110,7 @@ export function ApprovalCardArguments(props: ApprovalCardArgumentsProps) {
   const { format = formatArguments, ...rest } = props;
   const complete = c.request.argumentsComplete;
   return renderPart("pre", {
+    "data-rb-part": "ApprovalCard.Arguments",
     "data-status": c.state,
     "data-complete": dataFlag(complete),
     "aria-busy": complete ? undefined : true,
@@ -132,6 +141,7 @@ export function ApprovalCardExpiry(props: ApprovalCardExpiryProps) {
   const iso = new Date(at).toISOString();
   const remaining = c.now === null ? null : Math.max(0, at - c.now);
   return renderPart("time", {
+    "data-rb-part": "ApprovalCard.Expiry",
     dateTime: iso,
     "data-status": c.state,
     "data-expired": dataFlag(remaining !== null && remaining <= 0),

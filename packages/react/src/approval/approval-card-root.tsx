@@ -179,6 +179,7 @@ export function ApprovalCardRoot(props: ApprovalCardRootProps) {
   return (
     <CardContext.Context.Provider value={ctx}>
       {renderPart("article", {
+        "data-rb-part": "ApprovalCard.Root",
         "aria-labelledby": titles > 0 ? titleId : undefined,
         // Focus lands here when the confirm dialog closes on a decided card (its Approve is disabled by then).
         tabIndex: -1,

@@ -28,6 +28,11 @@ export function ApprovalCardStatus(props: ApprovalCardStatusProps) {
     typeof children === "function"
       ? children(c.state, c.request)
       : (children ?? revealHiddenCharacters(approvalStatusText(c.state, c.request)));
-  return renderAnnouncer(text, { visible, "data-status": c.state, ...rest });
+  return renderAnnouncer(text, {
+    "data-rb-part": "ApprovalCard.Status",
+    visible,
+    "data-status": c.state,
+    ...rest,
+  });
 }
 ApprovalCardStatus.displayName = "ApprovalCard.Status";

@@ -77,6 +77,7 @@ function ApprovalQueueRoot(props: ApprovalQueueRootProps) {
   return (
     <QueueContext.Context.Provider value={ctx}>
       {renderPart("div", {
+        "data-rb-part": "ApprovalQueue.Root",
         "data-count": awaiting,
         "data-empty": dataFlag(awaiting === 0),
         ...rest,
@@ -128,6 +129,7 @@ function ApprovalQueueList(props: ApprovalQueueListProps) {
   const c = usePartContext(QueueContext, "ApprovalQueue.List");
   const { children = defaultEntry, ...rest } = props;
   return renderPart("ul", {
+    "data-rb-part": "ApprovalQueue.List",
     "data-count": c.requests.length,
     ...rest,
     children:
@@ -182,6 +184,7 @@ function ApprovalQueueItem(props: ApprovalQueueItemProps) {
     return null;
   }
   return renderPart("li", {
+    "data-rb-part": "ApprovalQueue.Item",
     "data-status": approvalState(request, c.now),
     "data-source": request.source,
     "data-risk": request.risk,
@@ -267,6 +270,7 @@ export type ApprovalQueueCountProps = PrimitiveProps<"span">;
 function ApprovalQueueCount(props: ApprovalQueueCountProps) {
   const c = usePartContext(QueueContext, "ApprovalQueue.Count");
   return renderPart("span", {
+    "data-rb-part": "ApprovalQueue.Count",
     "data-count": c.awaiting,
     ...props,
     children: props.children ?? String(c.awaiting),

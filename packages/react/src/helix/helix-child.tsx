@@ -51,6 +51,7 @@ function Terminate({ store, onClick, children, ...props }: HelixChildTerminatePr
   const pending = key !== undefined && store.getSnapshot().pending.has(key);
   return renderPart("button", {
     type: "button",
+    "data-rb-part": "HelixChild.Terminate",
     disabled: action === null,
     "aria-label": `Terminate ${title}`,
     "data-disabled": dataFlag(action === null),
@@ -94,6 +95,7 @@ function SendMessage({
     setDraft("");
   };
   return renderPart("form", {
+    "data-rb-part": "HelixChild.SendMessage",
     "aria-label": `Message to ${title}`,
     "data-disabled": dataFlag(send === null),
     "data-pending": dataFlag(pending),

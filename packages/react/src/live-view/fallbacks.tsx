@@ -20,6 +20,7 @@ export function LiveViewRefused(props: LiveViewRefusedProps) {
   if (!verdict || verdict.allowed) return null;
   const { children, ...rest } = props;
   return renderPart("p", {
+    "data-rb-part": "LiveView.Refused",
     "data-status": "refused",
     "data-reason": verdict.reason,
     ...rest,
@@ -40,6 +41,7 @@ export function LiveViewOpenInNewTab(props: LiveViewOpenInNewTabProps) {
   const { tab } = useTabOrActive("LiveView.OpenInNewTab");
   if (!tab?.openUrl) return null;
   return renderPart("a", {
+    "data-rb-part": "LiveView.OpenInNewTab",
     "data-status": tab.state,
     "data-prominent": dataFlag(tab.state === "failed"),
     ...props,

@@ -51,6 +51,7 @@ export function LiveViewFrame(props: LiveViewFrameProps) {
   if (tab.src === undefined) return null;
   const prefix = tab.mode === "devtools" ? "DevTools" : "Live view";
   return renderPart("iframe", {
+    "data-rb-part": "LiveView.Frame",
     title: `${prefix}: ${tab.label}`,
     allow: "",
     inert: c.control === "agent" ? true : undefined,

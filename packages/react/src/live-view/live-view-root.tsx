@@ -247,6 +247,7 @@ export function LiveViewRoot(props: LiveViewRootProps) {
   return (
     <RootContext.Context.Provider value={ctx}>
       {renderPart("section", {
+        "data-rb-part": "LiveView.Root",
         "aria-label": named ? undefined : "Live view",
         "data-status": state,
         "data-mode": mode,

@@ -17,6 +17,7 @@ export function LiveViewModeSwitch(props: LiveViewModeSwitchProps) {
   const c = usePartContext(RootContext, "LiveView.ModeSwitch");
   const named = props["aria-label"] !== undefined || props["aria-labelledby"] !== undefined;
   return renderPart("div", {
+    "data-rb-part": "LiveView.ModeSwitch",
     role: "group",
     "aria-label": named ? undefined : "View",
     "data-mode": c.mode,
@@ -49,6 +50,7 @@ export function LiveViewModeOption(props: LiveViewModeOptionProps) {
   const on = c.mode === value;
   const disabled = !on && !c.canRefresh;
   return renderPart("button", {
+    "data-rb-part": "LiveView.ModeOption",
     type: "button",
     "aria-pressed": on,
     disabled,

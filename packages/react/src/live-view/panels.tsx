@@ -70,6 +70,7 @@ export function LiveViewPanel(props: LiveViewPanelProps) {
   }
   const frameFocusable = tab.src !== undefined && c.control === "human";
   const panel = renderPart("div", {
+    "data-rb-part": "LiveView.Panel",
     role: "tabpanel",
     id: c.panelId(tab.targetId),
     "aria-labelledby": c.tabId(tab.targetId),

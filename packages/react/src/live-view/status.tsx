@@ -30,6 +30,7 @@ export function LiveViewStatus(props: LiveViewStatusProps) {
       ? children(c.state, c.control)
       : (children ?? liveViewStatusText(c.state, c.control, { canRefresh: c.canRefresh }));
   return renderAnnouncer(text, {
+    "data-rb-part": "LiveView.Status",
     visible,
     "data-status": c.state,
     "data-control": c.control,
@@ -57,6 +58,7 @@ export function LiveViewError(props: LiveViewErrorProps) {
   if (!failure) return null;
   const { children, ...rest } = props;
   return renderPart("p", {
+    "data-rb-part": "LiveView.Error",
     "data-status": "error",
     "data-attempts": failure.attempts,
     ...rest,

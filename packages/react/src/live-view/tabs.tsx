@@ -57,6 +57,7 @@ export function LiveViewTabList(props: LiveViewTabListProps) {
     { orientation, dir, activation: activationMode },
   );
   return renderPart("div", {
+    "data-rb-part": "LiveView.TabList",
     role: "tablist",
     "aria-label": named ? undefined : "Remote tabs",
     "aria-orientation": orientation,
@@ -111,6 +112,7 @@ export function LiveViewTab(props: LiveViewTabProps) {
     return null;
   }
   return renderPart("button", {
+    "data-rb-part": "LiveView.Tab",
     type: "button",
     role: "tab",
     id: c.tabId(tab.targetId),

@@ -70,6 +70,7 @@ const defaultEntry = () => <Item />;
 function List({ children = defaultEntry, ...props }: MilestoneTimelineListProps) {
   const { milestones, items } = usePartContext(TimelineContext, "MilestoneTimeline.List");
   return renderPart("ol", {
+    "data-rb-part": "MilestoneTimeline.List",
     "data-count": milestones.length,
     children: items.map((item) => (
       <ItemContext.Provider key={item.key} value={item}>
@@ -113,6 +114,7 @@ function Item({ item: own, children, ...props }: MilestoneTimelineItemProps) {
       "<MilestoneTimeline.Item> must be rendered inside <MilestoneTimeline.List>, or be given an item.",
     );
   const li = renderPart("li", {
+    "data-rb-part": "MilestoneTimeline.Item",
     "aria-current": item.current ? "step" : undefined,
     "data-status": item.status,
     "data-current": dataFlag(item.current),
@@ -135,7 +137,7 @@ export type MilestoneTimelineNameProps = PrimitiveProps<"span">;
 /** The milestone's name. */
 function Name(props: MilestoneTimelineNameProps) {
   const item = useItem("MilestoneTimeline.Name");
-  return renderPart("span", { children: item.name, ...props });
+  return renderPart("span", { "data-rb-part": "MilestoneTimeline.Name", children: item.name, ...props });
 }
 Name.displayName = "MilestoneTimeline.Name";
 
@@ -161,7 +163,12 @@ function Time({ format = timeOfDay, ...props }: MilestoneTimelineTimeProps) {
   if (item.status !== "reached") return null;
   const at = item.milestone.at;
   const iso = new Date(at).toISOString();
-  return renderPart("time", { dateTime: iso, children: hydrated ? format(at) : iso, ...props });
+  return renderPart("time", {
+    "data-rb-part": "MilestoneTimeline.Time",
+    dateTime: iso,
+    children: hydrated ? format(at) : iso,
+    ...props,
+  });
 }
 Time.displayName = "MilestoneTimeline.Time";
 
@@ -177,6 +184,7 @@ function Data({ children, ...props }: MilestoneTimelineDataProps) {
   if (item.status !== "reached" || item.milestone.data === undefined) return null;
   const { data } = item.milestone;
   return renderPart("div", {
+    "data-rb-part": "MilestoneTimeline.Data",
     children: children ? children(data, item.milestone) : valueText(data),
     ...props,
   });
@@ -217,7 +225,7 @@ function Announcer({
     for (const m of fresh) known.add(m.sequence);
     setMessage(formatRef.current(fresh));
   }, [list, formatRef]);
-  return renderAnnouncer(message, props);
+  return renderAnnouncer(message, { "data-rb-part": "MilestoneTimeline.Announcer", ...props });
 }
 Announcer.displayName = "MilestoneTimeline.Announcer";
 

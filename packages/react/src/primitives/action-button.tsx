@@ -39,6 +39,7 @@ export function createActionButton<P extends ActionButtonProps = ActionButtonPro
     if (absent) return null;
     const { onClick, children, ...rest } = props as ActionButtonProps;
     return renderPart("button", {
+      "data-rb-part": displayName,
       type: "button",
       disabled: action === null,
       "data-disabled": dataFlag(action === null),

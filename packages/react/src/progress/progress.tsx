@@ -91,6 +91,7 @@ function Root({
   return (
     <ProgressContext.Context.Provider value={{ value, state, data: dataProp ?? run?.progress?.data }}>
       {renderPart("div", {
+        "data-rb-part": "Progress.Root",
         role: "progressbar",
         "aria-label": named || !run ? undefined : `${runTitle(run)} progress`,
         "aria-valuemin": determinate ? 0 : undefined,
@@ -118,6 +119,7 @@ function Indicator({ style, ...props }: ProgressIndicatorProps) {
   const { value, state } = usePartContext(ProgressContext, "Progress.Indicator");
   const withValue = value === null ? style : ({ ...style, "--rb-progress": String(value) } as CSSProperties);
   return renderPart("div", {
+    "data-rb-part": "Progress.Indicator",
     "data-state": state,
     "data-value": value ?? undefined,
     "data-max": 1,
@@ -156,6 +158,7 @@ function Data({ children, ...props }: ProgressDataProps) {
   const { data, state } = usePartContext(ProgressContext, "Progress.Data");
   if (data === undefined || data === null) return null;
   return renderPart("div", {
+    "data-rb-part": "Progress.Data",
     "data-state": state,
     children: children ? children(data) : dataText(data),
     ...props,

@@ -84,6 +84,11 @@ export function Stalled(props: RunTrayStalledProps) {
   const { stalled } = useRunScope("RunTray.Stalled", "RunTray.List");
   const { stallAfterMs } = usePartContext(TrayContext, "RunTray.Stalled");
   if (!stalled) return null;
-  return renderPart("span", { "data-stalled": "", children: stalledLabel(stallAfterMs), ...props });
+  return renderPart("span", {
+    "data-rb-part": "RunTray.Stalled",
+    "data-stalled": "",
+    children: stalledLabel(stallAfterMs),
+    ...props,
+  });
 }
 Stalled.displayName = "RunTray.Stalled";

@@ -27,6 +27,6 @@ export function Announcer({ format = endingsAnnouncement, ...props }: RunTrayAnn
     watched.current = next;
     if (ended.length > 0) setMessage(formatRef.current(ended));
   }, [runs, formatRef]);
-  return renderAnnouncer(message, props);
+  return renderAnnouncer(message, { "data-rb-part": "RunTray.Announcer", ...props });
 }
 Announcer.displayName = "RunTray.Announcer";

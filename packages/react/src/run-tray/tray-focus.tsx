@@ -76,6 +76,7 @@ export function Link({ output, runId: runIdProp, run, onClick, children, ...prop
   if (!dispatch) return null;
   const name = run ? runTitle(run) : (dispatch.agentType ?? "the run");
   return renderPart("button", {
+    "data-rb-part": "RunTray.Link",
     type: "button",
     "data-status": dispatch.status,
     "data-run-id": dispatch.runId,

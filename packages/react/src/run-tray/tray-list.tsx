@@ -59,6 +59,7 @@ export function Trigger({ onClick, ref, children = "Background runs", ...props }
     [ref, triggerRef],
   );
   return renderPart("button", {
+    "data-rb-part": "RunTray.Trigger",
     type: "button",
     ref: setRef,
     "aria-expanded": open,
@@ -76,6 +77,7 @@ export function Badge(props: RunTrayBadgeProps) {
   const { runs } = usePartContext(TrayContext, "RunTray.Badge");
   const count = activeCount(runs);
   return renderPart("span", {
+    "data-rb-part": "RunTray.Badge",
     "data-count": count,
     "data-empty": dataFlag(count === 0),
     hidden: count === 0,
@@ -105,6 +107,7 @@ const defaultEntry = () => <Item />;
 export function List({ children = defaultEntry, forceMount, ...props }: RunTrayListProps) {
   const { visible, open, listId } = usePartContext(TrayContext, "RunTray.List");
   return renderPart("ul", {
+    "data-rb-part": "RunTray.List",
     id: listId,
     hidden: !open,
     "data-state": open ? "open" : "closed",
@@ -229,6 +232,7 @@ export function Item({ run: own, children = itemContent, ...props }: RunTrayItem
   if (scope === null)
     throw new Error("<RunTray.Item> must be rendered inside <RunTray.List>. Wrap it in <RunTray.List>.");
   return renderPart("li", {
+    "data-rb-part": "RunTray.Item",
     // Stable, so `RunTray.Link` (and `#` links) can reach the item; focusable for the link to move focus here.
     id: runTrayItemId(scope.run.runId),
     tabIndex: -1,
@@ -248,6 +252,6 @@ Item.displayName = "RunTray.Item";
 export function Empty({ children = "No background runs", ...props }: RunTrayEmptyProps) {
   const { visible, open } = usePartContext(TrayContext, "RunTray.Empty");
   if (visible.length > 0 || !open) return null;
-  return renderPart("div", { children, ...props });
+  return renderPart("div", { "data-rb-part": "RunTray.Empty", children, ...props });
 }
 Empty.displayName = "RunTray.Empty";

@@ -199,6 +199,7 @@ export function Root({
   return (
     <TrayContext.Context.Provider value={value}>
       {renderPart("section", {
+        "data-rb-part": "RunTray.Root",
         "aria-label": named ? undefined : "Background runs",
         "data-state": open ? "open" : "closed",
         "data-count": visible.length,

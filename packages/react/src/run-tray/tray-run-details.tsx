@@ -70,7 +70,7 @@ export function Input({ maxLength = 120, ...props }: RunTrayInputProps) {
   const { run } = useRunScope("RunTray.Input", "RunTray.List");
   const text = toolValueText(run.inputPreview, maxLength);
   if (!text) return null;
-  return renderPart("span", { title: text, children: text, ...props });
+  return renderPart("span", { "data-rb-part": "RunTray.Input", title: text, children: text, ...props });
 }
 Input.displayName = "RunTray.Input";
 
@@ -80,7 +80,7 @@ export function Summary({ maxLength = 400, ...props }: RunTraySummaryProps) {
   if (run.status !== "completed") return null;
   const text = toolValueText(run.summary, maxLength);
   if (!text) return null;
-  return renderPart("p", { children: text, ...props });
+  return renderPart("p", { "data-rb-part": "RunTray.Summary", children: text, ...props });
 }
 Summary.displayName = "RunTray.Summary";
 
@@ -94,6 +94,7 @@ export function Interrupted({ reasonLabels, ...props }: RunTrayInterruptedProps)
   const reason = run.status === "interrupted" ? run.reason || undefined : undefined;
   if (reason === undefined) return null;
   return renderPart("p", {
+    "data-rb-part": "RunTray.Interrupted",
     "data-reason": reason,
     "data-child-still-running": run.childStillRunning ? "" : undefined,
     children: reasonLabels?.[reason] ?? interruptReasonLabel(reason),

@@ -128,6 +128,16 @@ describe("hydrating server HTML in a browser with another locale, time zone and 
     "%s: no warning, no recovery",
     async (_, c) => {
       const { container, problems } = await hydrate(c.render(), c.render(), c.expectedWarnings);
+      // The confirm dialog's library is an import, not a render: on a busy machine it can take longer than
+      // hydrate's pause, so wait for the dialog itself.
+      if (/confirm dialog open/.test(c.name))
+        await vi.waitFor(
+          () => {
+            if (!document.querySelector('[role="alertdialog"]'))
+              throw new Error("the confirm dialog is not open yet");
+          },
+          { timeout: 30_000, interval: 20 },
+        );
       expect(problems).toEqual([]);
       await vi.waitFor(() => afterMount[c.name]?.(container));
     },
