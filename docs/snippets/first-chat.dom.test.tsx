@@ -2,7 +2,7 @@
 import { createMockAgentServer, demoAgents, type MockAgentServer } from "@runboard/mock-server";
 import { act, cleanup, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, it } from "vitest";
 import { App } from "./app.tsx";
 
 let server: MockAgentServer;

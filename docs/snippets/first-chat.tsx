@@ -1,10 +1,4 @@
-import {
-  MessageParts,
-  useAgent,
-  useAgentChat,
-  useAgentToolEvents,
-  useChatApprovals,
-} from "@runboard/react";
+import { MessageParts, useAgent, useAgentChat, useAgentToolEvents, useChatApprovals } from "@runboard/react";
 import { type FormEvent, useState } from "react";
 
 /** A whole chat: messages with their tool calls, approval cards and helper runs, and a box to type in. */

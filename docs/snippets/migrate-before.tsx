@@ -8,9 +8,7 @@ export function SupportChat() {
   return (
     <section>
       {messages.map((m) => (
-        <p key={m.id}>
-          {m.parts.map((p) => (p.type === "text" ? p.text : "")).join("")}
-        </p>
+        <p key={m.id}>{m.parts.map((p) => (p.type === "text" ? p.text : "")).join("")}</p>
       ))}
       <button type="button" disabled={status !== "ready"} onClick={() => sendMessage({ text: "hello" })}>
         Say hello

@@ -3,6 +3,9 @@ import { createMockAgentServer, type MockAgentServer, text, tool } from "@runboa
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { WebSocket } from "ws";
 
+// Waits end as soon as their condition holds; the limit only bounds a real hang (reconnects back off).
+const WAIT = { timeout: 30_000 };
+
 let server: MockAgentServer;
 beforeAll(async () => {
   server = await createMockAgentServer({
@@ -38,15 +41,15 @@ it("runs a scripted turn with its tool call", async () => {
   const chat = new ChatSession({ agent: client, throttleMs: 0 });
 
   // The server's end of the turn is a frame the controller can wait for.
-  const done = server.controller.waitForFrame((f) => f.frame.type === "cf_agent_use_chat_response" && f.frame.done === true);
+  const done = server.controller.waitForFrame(
+    (f) => f.frame.type === "cf_agent_use_chat_response" && f.frame.done === true,
+  );
   await chat.sendMessage({ text: "Where is my refund?" });
   await done;
-  await expect.poll(() => chat.getSnapshot().status).toBe("ready");
+  await expect.poll(() => chat.getSnapshot().status, WAIT).toBe("ready");
 
   const reply = chat.getSnapshot().messages.at(-1);
-  expect(reply?.parts.map((p) => p.type)).toEqual(
-    expect.arrayContaining(["text", "tool-findOrder"]),
-  );
+  expect(reply?.parts.map((p) => p.type)).toEqual(expect.arrayContaining(["text", "tool-findOrder"]));
   expect(JSON.stringify(reply?.parts)).toContain("Order 42 has shipped.");
 
   chat.dispose();
