@@ -92,7 +92,8 @@ export function findBrokenLinks(root, indexPath = join(root, "storybook-static/i
       const [, kind, id, anchor] = m;
       const entry = entries[id];
       const where = `${relative(root, file)}: ?path=/${kind}/${id}${anchor ? `#${anchor}` : ""}`;
-      if (!entry || (kind === "docs") !== (entry.type === "docs")) broken.push(`${where} (no such ${kind} entry)`);
+      if (!entry || (kind === "docs") !== (entry.type === "docs"))
+        broken.push(`${where} (no such ${kind} entry)`);
       else if (anchor && !anchorsOfEntry(entry).has(anchor)) broken.push(`${where} (no such heading)`);
     }
   }
@@ -131,7 +132,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const root = resolve(arg("--root") ?? ".");
   const broken = findBrokenLinks(root, arg("--index") ?? join(root, "storybook-static/index.json"));
   if (broken.length > 0) {
-    console.error(`Broken documentation links (${broken.length}):\n${broken.map((b) => `  ${b}`).join("\n")}`);
+    console.error(
+      `Broken documentation links (${broken.length}):\n${broken.map((b) => `  ${b}`).join("\n")}`,
+    );
     process.exit(1);
   }
   console.log("docs links: every internal link resolves");
