@@ -3,7 +3,7 @@ import { createMockAgentServer, demoAgents, type MockAgentServer } from "@runboa
 import { act, cleanup, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterAll, afterEach, beforeAll, it } from "vitest";
-import { App } from "./app.tsx";
+import { App } from "./chat-app.tsx";
 
 let server: MockAgentServer;
 beforeAll(async () => {

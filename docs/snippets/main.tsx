@@ -1,7 +1,7 @@
 /// <reference types="vite/client" />
 import "@runboard/react/styles.css";
 import { createRoot } from "react-dom/client";
-import { App } from "./app.tsx";
+import { App } from "./chat-app.tsx";
 
 // The mock agent on your machine; set VITE_AGENT_HOST to your deployed Worker's host to use the real one.
 const host = import.meta.env.VITE_AGENT_HOST ?? "127.0.0.1:8787";

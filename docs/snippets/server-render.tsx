@@ -1,5 +1,5 @@
 import { renderToString } from "react-dom/server";
-import { App } from "./app.tsx";
+import { App } from "./chat-app.tsx";
 
 /**
  * The chat's HTML on the server. Nothing connects here: the hooks open their socket after the page hydrates

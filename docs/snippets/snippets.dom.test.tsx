@@ -7,7 +7,7 @@ import userEvent from "@testing-library/user-event";
 import { Suspense } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { App } from "./app.tsx";
+import { App } from "./chat-app.tsx";
 import { LocatingChat } from "./client-tool.tsx";
 import { renderChatPage } from "./server-render.tsx";
 import { Transcript } from "./transcript-rows.tsx";
