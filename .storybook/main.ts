@@ -22,8 +22,8 @@ const liveViewPages: Plugin = {
 };
 
 const config: StorybookConfig = {
-  stories: ["../stories/**/*.stories.@(ts|tsx)"],
-  addons: ["@storybook/addon-vitest", "@storybook/addon-a11y"],
+  stories: ["../stories/**/*.mdx", "../stories/**/*.stories.@(ts|tsx)"],
+  addons: ["@storybook/addon-vitest", "@storybook/addon-a11y", "@storybook/addon-docs"],
   framework: { name: "@storybook/react-vite", options: {} },
   // MSW's service worker answers the mock agent's HTTP routes (get-messages, Live View pages).
   staticDirs: ["../stories/public"],
