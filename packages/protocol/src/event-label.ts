@@ -31,6 +31,8 @@ export function agentEventLabel(event: SyntheticMessage): string {
       return event.deliveryKind === "notice" ? "Notice" : `Notice (${event.deliveryKind})`;
     case "injected":
       return `Message from ${event.source}`;
+    case "compaction":
+      return "Earlier messages summarised";
   }
 }
 

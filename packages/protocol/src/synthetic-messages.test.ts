@@ -166,3 +166,67 @@ describe("classifySyntheticMessage: ordinary messages", () => {
     for (const m of messages) expect(classifySyntheticMessage(m), m.id).toBeUndefined();
   });
 });
+
+describe("classifySyntheticMessage: Think's user-role notify and milestone turns (no id, no metadata)", () => {
+  // Think's default wording (formatDetachedCompletion / formatDetachedMilestone), as the conformance
+  // scenario "a detached run with notify" receives it on the Think host: a random UUID and no metadata.
+  const think = (t: string): UIMessage => ({ id: crypto.randomUUID(), role: "user", parts: text(t) });
+
+  it.each([
+    ['Background task "Researcher" (run 9k2Jx7Qa) finished:\n\nSummary: found 2 sources', "completed"],
+    ['Background task "Researcher" (run 9k2Jx7Qa) finished successfully.', "completed"],
+    ['Background task "Researcher" (run 9k2Jx7Qa) failed: boom', "error"],
+    ['Background task "Researcher" (run 9k2Jx7Qa) failed.', "error"],
+    ['Background task "Researcher" (run 9k2Jx7Qa) was cancelled.', "aborted"],
+    [
+      'Background task "Researcher" (run 9k2Jx7Qa) ran out of time before completing and was stopped.',
+      "interrupted",
+    ],
+    ['Background task "Researcher" (run 9k2Jx7Qa) was interrupted before completing.', "interrupted"],
+    ['Background task "Researcher" (run 9k2Jx7Qa) ended (skipped).', "skipped"],
+  ])("%s → a detached completion (%s)", (t, status) => {
+    expect(classifySyntheticMessage(think(t))).toEqual({
+      kind: "detached-completion",
+      runId: "9k2Jx7Qa",
+      status,
+      agentType: "Researcher",
+      fromText: true,
+    });
+  });
+
+  it("reads a react-mode milestone turn as a milestone", () => {
+    expect(
+      classifySyntheticMessage(
+        think('Background task "Researcher" (run r-1) reached milestone "sources-gathered".\n\n{"n":2}'),
+      ),
+    ).toEqual({
+      kind: "milestone",
+      runId: "r-1",
+      milestone: "sources-gathered",
+      agentType: "Researcher",
+      fromText: true,
+    });
+  });
+
+  it.each([
+    ["an assistant saying the same words", { role: "assistant" as const }],
+    ["a user quoting it mid-sentence", { text: 'I saw Background task "R" (run x) finished: ok' }],
+    ["an unknown ending", { text: 'Background task "R" (run x) exploded.' }],
+    ["no run id", { text: 'Background task "R" finished: ok' }],
+  ])("leaves %s ordinary", (_l, o: { role?: "assistant"; text?: string }) => {
+    const m = think(o.text ?? 'Background task "R" (run x) finished: ok');
+    expect(classifySyntheticMessage({ ...m, role: o.role ?? "user" })).toBeUndefined();
+  });
+
+  it("reads Think's compaction overlay as a compaction event", () => {
+    const overlay = {
+      id: "compaction_3e1f0f0a-77c4-4d0b-9f7b-3a2b1c0d9e8f",
+      role: "assistant" as const,
+      parts: text("The user asked about queues; we compared two designs."),
+    };
+    expect(classifySyntheticMessage(overlay)).toEqual({
+      kind: "compaction",
+      compactionId: "3e1f0f0a-77c4-4d0b-9f7b-3a2b1c0d9e8f",
+    });
+  });
+});
