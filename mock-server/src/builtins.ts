@@ -3,6 +3,7 @@
  * (the human-in-the-loop docs' `approve` / `reject` over `state.pendingApprovals`), cancelling a child run,
  * and — Think only — the durable-execution callables (docs/protocol.md#host-differences).
  */
+
 import type {
   ThinkPendingApproval,
   ThinkPendingExecution,
@@ -13,6 +14,7 @@ import { workflowItemId } from "@runboard/protocol";
 import type { CallableHost } from "./instance-host.ts";
 import type { CallableSpec } from "./script.ts";
 import { text } from "./script.ts";
+import { responseVersions } from "./think-session.ts";
 
 function resolveWorkflow(inst: CallableHost, id: unknown, change: Record<string, unknown>) {
   const state = (inst.state ?? {}) as WorkflowApprovalState;
@@ -80,6 +82,10 @@ const think: Record<string, (inst: CallableHost) => Fn> = {
       }),
     ),
   approveExecution: (inst) => (_api, executionId) => settle(inst, executionId, "completed"),
+  // Not built into Think: upstream's assistant example wraps `session.getBranches` in this callable, and so
+  // does the conformance Worker (docs/protocol.md#branches).
+  getResponseVersions: (inst) => (_api, userMessageId) =>
+    responseVersions(inst.transcript, String(userMessageId)),
   rejectExecution: (inst) => (_api, executionId, reason) =>
     settle(inst, executionId, "rejected", typeof reason === "string" ? reason : undefined),
 };

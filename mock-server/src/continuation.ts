@@ -15,6 +15,8 @@ import type { QueuedTurn } from "./turn-queue.ts";
 const COALESCE_MS = 50;
 /** How long after an eviction the recovery continuation starts (scaled like every scripted delay). */
 const RECOVERY_DELAY_MS = 500;
+/** The hosts' default `chatRecovery.terminalMessage` (agents 0.32). */
+export const RECOVERY_GAVE_UP = "The assistant was interrupted and could not recover. Please try again.";
 
 /** What continuations need from their instance. */
 export interface ContinuationContext {
@@ -24,6 +26,8 @@ export interface ContinuationContext {
   broadcast(frame: ServerFrame): void;
   enqueue(turn: QueuedTurn): void;
   sleep(ms: number): Promise<void>;
+  /** Resolves once a socket is connected (at once when one is). */
+  connected(): Promise<void>;
   /** Logs a line about this instance. */
   log(line: string): void;
 }
@@ -117,7 +121,7 @@ export class Continuations {
   recover(cut: { rest: Step[]; ctx?: TurnContext }) {
     const id = this.c.flavour.serverRequestId();
     this.recoveringId = id;
-    void this.c.sleep(RECOVERY_DELAY_MS).then(() =>
+    void this.afterReconnect(RECOVERY_DELAY_MS).then(() =>
       this.c.enqueue({
         id,
         continuation: true,
@@ -129,6 +133,37 @@ export class Continuations {
         },
       }),
     );
+  }
+
+  /**
+   * A woken Durable Object recovers when a request wakes it, usually the client reconnecting: that socket
+   * hears `recovering:true` on connect, then the recovery runs. Without any socket it runs after a while.
+   */
+  private afterReconnect(ms: number): Promise<void> {
+    return Promise.race([this.c.connected(), this.c.sleep(RECOVERY_DELAY_MS * 10)]).then(() =>
+      this.c.sleep(ms),
+    );
+  }
+
+  /**
+   * A recovery that gives up (its attempts spent): announced like a recovery, then ended for everyone with the
+   * hosts' default terminal message as an error frame, then `recovering:false` (docs/protocol.md#recovering).
+   */
+  giveUp() {
+    const id = this.c.flavour.serverRequestId();
+    this.recoveringId = id;
+    void this.afterReconnect(RECOVERY_DELAY_MS).then(() => {
+      if (this.recoveringId !== id) return;
+      this.recoveringId = undefined;
+      this.c.broadcast({
+        type: "cf_agent_use_chat_response",
+        id,
+        body: RECOVERY_GAVE_UP,
+        done: true,
+        error: true,
+      });
+      this.c.broadcast({ type: "cf_agent_chat_recovering", recovering: false, id });
+    });
   }
 
   /** Rewrites a tool part in the transcript and tells every socket. */

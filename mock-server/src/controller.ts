@@ -152,9 +152,10 @@ export class MockController {
   /**
    * Evicts an agent instance: sockets close (1012), turns stop; the persisted transcript and state stay. A
    * stream cut mid-way is orphaned (the next ACK ends it), or with `recover` finished by a recovery
-   * continuation announced with `cf_agent_chat_recovering`.
+   * continuation announced with `cf_agent_chat_recovering`; with `recover: "give-up"` the recovery fails with
+   * the host's terminal message (an error frame to everyone, then `recovering:false`).
    */
-  restart(agent: string, name: string, options: { recover?: boolean } = {}): boolean {
+  restart(agent: string, name: string, options: { recover?: boolean | "give-up" } = {}): boolean {
     const inst = this.hub.find(agent, name);
     inst?.restart(options);
     return inst !== undefined;

@@ -344,6 +344,36 @@ const sharedTurns = (host: "ai-chat" | "think"): TurnRule[] => [
     ],
   },
   { match: /\bhello\b/i, steps: [text("Hello! How can I help you today?", { id: "txt-hello" })] },
+  // Statuses a person should see (issue 16 §2): an eviction recovered, one given up, a compaction.
+  {
+    match: /\brecover\b/i,
+    steps: [
+      text("Starting a long answer. "),
+      { kind: "evict", recover: true },
+      text("Recovered: the agent restarted and this part was written by its recovery."),
+    ],
+  },
+  {
+    match: /\bgive ?up\b/i,
+    steps: [
+      text("Starting an answer the agent will not be able to finish. "),
+      { kind: "evict", recover: "give-up" },
+    ],
+  },
+  {
+    match: /\bcompact\b/i,
+    steps: [
+      {
+        kind: "compact",
+        summary:
+          "Summary of the earlier conversation: the user tried the demo words and the agent answered each.",
+        keep: 2,
+      },
+      text("I compacted our earlier conversation into a summary."),
+    ],
+  },
+  // A different answer each time, so a regenerate on Think shows branches worth switching between.
+  { match: /\bidea\b/i, steps: () => [text(nextIdea())] },
 ];
 
 /** The delegated child's final text: longer than the 5,000 characters the agent keeps. */
@@ -354,6 +384,19 @@ function delegateAnswer(): string {
       `${i + 1}. packages/app/test/case-${String(i + 1).padStart(3, "0")}.test.ts: expected 200, got 500`,
   );
   return `Found ${lines.length} failing tests.\n${lines.join("\n")}\nEND OF LIST`;
+}
+
+const IDEAS = [
+  "Idea: cache the transcript per tab.",
+  "Idea: stream the summary first, details later.",
+  "Idea: let the user pin an answer.",
+];
+let ideaCount = 0;
+/** The next idea in turn (per server process). */
+function nextIdea(): string {
+  const idea = IDEAS[ideaCount % IDEAS.length] as string;
+  ideaCount++;
+  return idea;
 }
 
 const deployPause: Step = {

@@ -3,10 +3,12 @@
  * its flavour once, from its definition's `host`, and asks it instead of testing the host name wherever the
  * behaviour forks. Each rule cites the recorded transcript or docs/protocol.md section it follows.
  */
+
 import type { ChatMessagesFrame, ChatTurnOutcome, MessageList, ServerFrame } from "@runboard/protocol";
 import type { UIMessage } from "ai";
 import * as ids from "./ids.ts";
 import type { MockAgentDefinition } from "./script.ts";
+import { keepBranch } from "./think-session.ts";
 import { reconcile, truncateAfterLastUser } from "./transcript-edits.ts";
 
 /** The host a mock agent imitates. */
@@ -118,7 +120,11 @@ const think: HostFlavour = {
   acceptsClientMessages: false,
   persistRequest(transcript, incoming, trigger) {
     // Think owns its transcript: it appends the new user messages, stamped with their channel.
-    if (trigger === "regenerate-message") truncateAfterLastUser(transcript);
+    // Think keeps the regenerated answer as a sibling branch (docs/protocol.md#branches).
+    if (trigger === "regenerate-message") {
+      keepBranch(transcript);
+      truncateAfterLastUser(transcript);
+    }
     const known = new Set(transcript.messages.map((m) => m.id));
     for (const m of incoming) {
       if (known.has(m.id) || m.role !== "user") continue;

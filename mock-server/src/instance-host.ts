@@ -42,6 +42,8 @@ export type RunProgrammatic = (
 /** What a built-in callable may do on its instance. */
 export interface CallableHost {
   readonly flavour: HostFlavour;
+  /** The persisted transcript. */
+  readonly transcript: MessageList;
   readonly state: unknown;
   /** Server-side setState: persisted, then broadcast to every socket. */
   setState(state: unknown): void;

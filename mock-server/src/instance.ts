@@ -6,6 +6,7 @@
  * cites what the real server was seen to do (docs/protocol.md, the recorded transcripts) or the
  * docs/protocol.md section it follows.
  */
+
 import type { ClientFrame, LiveViewMode, LiveViewSession, ServerFrame } from "@runboard/protocol";
 import { kebabAgentName, MessageList, messageShape } from "@runboard/protocol";
 import type { UIMessage } from "ai";
@@ -26,6 +27,7 @@ import {
   type TurnContext,
   text,
 } from "./script.ts";
+import { compactTranscript } from "./think-session.ts";
 import { lastUserText, trailingUserIds, updateToolPart } from "./transcript-edits.ts";
 import type { PlayResult, TurnTools } from "./turn-host.ts";
 import { type ProgrammaticTurnOptions, TurnQueue } from "./turn-queue.ts";
@@ -91,9 +93,14 @@ export class AgentInstance implements RpcHost, RunHost, ChildHost {
       broadcast: (f) => this.broadcast(f),
       enqueue: (t) => this.queue.enqueue(t),
       sleep: (ms) => svc.sleep(ms),
+      connected: () =>
+        this.conns.size > 0 ? Promise.resolve() : new Promise<void>((r) => this.onConnected.push(r)),
       log: (line) => this.log(line),
     });
   }
+
+  /** Waiting for the next socket (see `Continuations`); told once each. */
+  private onConnected: Array<() => void> = [];
 
   get messages(): readonly UIMessage[] {
     return this.transcript.messages;
@@ -131,6 +138,7 @@ export class AgentInstance implements RpcHost, RunHost, ChildHost {
 
   connect(conn: MockConnection) {
     this.conns.add(conn);
+    for (const r of this.onConnected.splice(0)) queueMicrotask(r);
     const hasState = this.state !== undefined;
     // Chat hosts wrap onConnect outside the base wrapper, so their chat frames come first (docs/protocol.md#connect-frames).
     const live = this.queue.live?.stream;
@@ -291,6 +299,17 @@ export class AgentInstance implements RpcHost, RunHost, ChildHost {
         this.disconnect(conn);
         conn.terminate();
       },
+      // After the step returns to the event loop, so the player's cursor is on the evicting step.
+      evict: (recover) => void setTimeout(() => this.restart({ recover }), 0),
+      compact: (step) =>
+        compactTranscript(
+          {
+            transcript: this.transcript,
+            broadcast: (f) => this.broadcast(f),
+            sleep: (ms) => this.svc.sleep(ms),
+          },
+          step,
+        ),
     };
   }
 
@@ -357,7 +376,7 @@ export class AgentInstance implements RpcHost, RunHost, ChildHost {
    * ends it with `{done:true, replay:true}`, and the partial message is kept (docs/protocol.md#resume-handshake, ACK rule 1, #989).
    * With `recover`, a recovery continuation finishes it instead (docs/protocol.md#recovering).
    */
-  restart(options: { recover?: boolean } = {}) {
+  restart(options: { recover?: boolean | "give-up" } = {}) {
     for (const c of [...this.conns]) {
       this.disconnect(c);
       c.close(1012, "Agent restarting");
@@ -365,7 +384,8 @@ export class AgentInstance implements RpcHost, RunHost, ChildHost {
     this.queue.dropQueued();
     this.continuations.dropGates();
     this.runs.stopAll();
-    const cut = this.queue.evict(options.recover === true);
-    if (cut) this.continuations.recover(cut);
+    const cut = this.queue.evict(options.recover !== undefined && options.recover !== false);
+    if (cut && options.recover === "give-up") this.continuations.giveUp();
+    else if (cut) this.continuations.recover(cut);
   }
 }

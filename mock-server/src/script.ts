@@ -191,7 +191,19 @@ export type Step =
   /** An in-band error chunk (`{error:true, done:false}` then `done`), or a thrown one (`{error:true, done:true}`). */
   | { kind: "error"; message: string; thrown?: boolean }
   /** Closes the originating socket abruptly (code 1006 as the client sees it) while the turn goes on. */
-  | { kind: "close-socket" };
+  | { kind: "close-socket" }
+  /**
+   * Evicts the instance here (as `controller.restart`): with `recover`, a recovery continuation plays the
+   * steps after this one; with `"give-up"` the recovery fails with the host's terminal message
+   * (docs/protocol.md#recovering).
+   */
+  | { kind: "evict"; recover?: boolean | "give-up" }
+  /**
+   * Compacts the conversation as Think's memory session does (docs/protocol.md#compaction): `cf_agent_session`
+   * `compacting`, the messages before the last `keep` replaced by a `compaction_<id>` summary, tool outputs
+   * longer than `toolOutputChars` shortened and listed in `metadata.compactedToolOutputs`, then `idle`.
+   */
+  | { kind: "compact"; summary: string; keep?: number; toolOutputChars?: number };
 
 /** How a turn is chosen: a substring (case-insensitive), a regular expression, or a predicate. */
 export type Matcher = string | RegExp | ((userText: string) => boolean);

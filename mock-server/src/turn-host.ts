@@ -28,10 +28,16 @@ export interface TurnTools {
   setState(update: (state: unknown) => unknown): void;
   /** Drops a socket without a close handshake. */
   dropConnection(conn: MockConnection): void;
+  /** Evicts the instance once the current step returns (the playing turn is cut there). */
+  evict(recover: boolean | "give-up"): void;
+  /** Compacts the transcript (the `compact` step); resolves when it is done. */
+  compact(step: Extract<Step, { kind: "compact" }>): Promise<void>;
 }
 
 /** What the player needs from its agent instance, bound to one turn. */
-export interface TurnHost extends Omit<TurnTools, "runChild" | "dropConnection"> {
+export interface TurnHost extends Omit<TurnTools, "runChild" | "dropConnection" | "evict"> {
+  /** Evicts the instance at this step; resolves when the turn is cut. */
+  evict(recover: boolean | "give-up"): Promise<void>;
   /** The `finish` chunk in the host's shape. */
   finishChunk(reason: "stop" | "tool-calls"): Record<string, unknown>;
   readonly chunkDelayMs: number;

@@ -255,6 +255,12 @@ export class TurnQueue {
       liveView: (mode) => tools.liveView(mode),
       describe: (toolCallId, descriptor) => tools.describe(toolCallId, descriptor),
       setState: (update) => tools.setState(update),
+      compact: (step) => tools.compact(step),
+      evict: async (recover) => {
+        tools.evict(recover);
+        // The eviction aborts this turn; wait for it, so the player stops at this step.
+        if (!signal.aborted) await new Promise((r) => signal.addEventListener("abort", r, { once: true }));
+      },
       closeOriginator: () => {
         if (originator) tools.dropConnection(originator);
       },

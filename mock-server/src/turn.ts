@@ -296,6 +296,12 @@ export class Player {
         case "close-socket":
           h.closeOriginator();
           break;
+        case "evict":
+          await h.evict(s.recover ?? false);
+          return { kind: "aborted" };
+        case "compact":
+          await h.compact(s);
+          break;
       }
     }
     if (h.signal.aborted) return { kind: "aborted" };

@@ -4,7 +4,13 @@
  * its own module holding this core, and reaches the others through `sides` (declared here by what they offer,
  * so no side imports another). Internal: `ChatSession` is the API and wires the sides together.
  */
-import { MessageList, type ResumeCommand, ResumeMachine } from "@runboard/protocol";
+import {
+  type BranchEntry,
+  MessageList,
+  type ResumeCommand,
+  ResumeMachine,
+  type SessionStatus,
+} from "@runboard/protocol";
 import type { UIMessage } from "ai";
 import { createStore, type StoreApi } from "zustand/vanilla";
 import { AnswersInFlight } from "./answers-in-flight.ts";
@@ -41,6 +47,13 @@ export interface ChatSides<M extends UIMessage> {
     autoSend(): Promise<void>;
     afterResponse(): Promise<void>;
   };
+  /** Think's sibling answers (`chat-branches.ts`). */
+  branches: {
+    readonly entries: ReadonlyMap<string, BranchEntry<M>>;
+    turnEnded(requestId: string): void;
+    hydrate(): void;
+    clear(): void;
+  };
 }
 
 /** The shared state of one chat store. */
@@ -57,6 +70,14 @@ export class ChatCore<M extends UIMessage = UIMessage> {
   failed = false;
   error: Error | undefined;
   recovering = false;
+  /** A recovery the server gave up on: the error frame that ended it, until the next turn or recovery. */
+  recoveryGaveUp: { requestId: string; reason: string } | undefined;
+  /** Request ids `cf_agent_chat_recovering` named: their streams are the agent's own (bounded). */
+  readonly recoveryIds = new Set<string>();
+  /** The last `cf_agent_session` status (docs/protocol.md#compaction). */
+  session: SessionStatus | undefined;
+  /** Problems already reported through `onError` (malformed session frames and marks), once each. */
+  readonly reported = new Set<string>();
   /** The request this tab is sending, until it ends. */
   localRequest: string | undefined;
   /** Streams that delivered a frame here: `status` is `"streaming"` for this tab's own ones. */
@@ -117,6 +138,14 @@ export class ChatCore<M extends UIMessage = UIMessage> {
     } catch (e) {
       this.appFailed(name, e);
     }
+  }
+
+  /** Reports a problem of the wire once (by its text) through `onError`; the state stays as it was. */
+  reportOnce(text: string): void {
+    if (this.reported.has(text)) return;
+    if (this.reported.size > 256) this.reported.clear();
+    this.reported.add(text);
+    this.fail(new Error(text));
   }
 
   appFailed(name: string, e: unknown): void {

@@ -3,7 +3,7 @@
  * applied to the transcript and the resume machine; stream chunks checked against the app's schemas; the
  * app's `onData`, `onFinish` and `onTurnEnd` called as a response ends.
  */
-import { type ChatResponseFrame, FrameType, type ServerFrame } from "@runboard/protocol";
+import { type ChatResponseFrame, FrameType, readSessionStatus, type ServerFrame } from "@runboard/protocol";
 import type { UIMessage } from "ai";
 import type { ChatCore } from "./chat-core.ts";
 import { schemaViolation } from "./chat-schemas.ts";
@@ -19,6 +19,7 @@ const CHAT_FRAME_TYPES = new Set<string>([
   FrameType.streamResuming,
   FrameType.streamResumeNone,
   FrameType.streamPending,
+  FrameType.session,
 ]);
 
 /** A socket event as the store hears it. */
@@ -65,6 +66,8 @@ export class ChatIntake<M extends UIMessage = UIMessage> {
       case "cf_agent_chat_clear":
         c.inFlight.clear();
         c.list.replaceAll([]);
+        c.sides.branches.clear();
+        c.recoveryGaveUp = undefined;
         c.sides.resume.run(c.rm.handle({ type: "clear" }));
         return c.changed();
       case "cf_agent_stream_resume_none": {
@@ -79,12 +82,30 @@ export class ChatIntake<M extends UIMessage = UIMessage> {
         return c.sides.resume.run(c.rm.handle({ type: "frame", frame: f }));
       case "cf_agent_chat_recovering":
         c.recovering = f.recovering;
+        // A new recovery starts over: an earlier give-up is no longer the news.
+        if (f.recovering) c.recoveryGaveUp = undefined;
+        if (f.recovering && f.id !== undefined) {
+          if (c.recoveryIds.size > 64) c.recoveryIds.clear();
+          c.recoveryIds.add(f.id);
+        }
         return c.changed();
+      case "cf_agent_session": {
+        const read = readSessionStatus(f);
+        if ("problem" in read) return c.reportOnce(read.problem);
+        c.session = read.status;
+        return c.changed();
+      }
     }
   }
 
   private response(f: ChatResponseFrame) {
     const { c } = this;
+    // A recovery that gives up ends with an error frame for everyone (Think's and AIChatAgent's
+    // `terminalMessage`) while `recovering` is still set; `recovering:false` follows (docs/protocol.md#recovering).
+    if (f.error && c.recovering) {
+      c.recoveryGaveUp = { requestId: f.id, reason: f.body || "The recovery gave up." };
+      c.changed();
+    }
     const route = c.rm.route(f);
     if (!route.accept) {
       // The bare `done` after an error frame: the stream already ended, the turn ends now.
@@ -183,5 +204,6 @@ export class ChatIntake<M extends UIMessage = UIMessage> {
       replay: f.replay === true,
     };
     this.c.callApp("onTurnEnd", () => this.c.options.onTurnEnd?.(event));
+    this.c.sides.branches.turnEnded(f.id);
   }
 }

@@ -6,6 +6,7 @@
  * tools (`chat-tools.ts`). Options and behaviour follow the official `useAgentChat` (docs/protocol.md#chat, docs/protocol.md#tools).
  */
 import type { UIMessage } from "ai";
+import { ChatBranches } from "./chat-branches.ts";
 import { ChatCore, nanoid } from "./chat-core.ts";
 import { ChatIntake } from "./chat-intake.ts";
 import { ResumeDriver } from "./chat-resume.ts";
@@ -71,6 +72,7 @@ export class ChatSession<M extends UIMessage = UIMessage> {
   private readonly tools: ToolAnswers<M>;
   private readonly turns: ChatTurns<M>;
   private readonly intake: ChatIntake<M>;
+  private readonly branches: ChatBranches<M>;
   private listening: ChatAgentLike | undefined;
   /** The chat's id (the `id` option, or a random one). */
   readonly id: string;
@@ -88,7 +90,14 @@ export class ChatSession<M extends UIMessage = UIMessage> {
     this.tools = new ToolAnswers(c);
     this.turns = new ChatTurns(c);
     this.intake = new ChatIntake(c);
-    c.sides = { resume: this.resume, transcript: this.transcript, tools: this.tools, turns: this.turns };
+    this.branches = new ChatBranches(c);
+    c.sides = {
+      resume: this.resume,
+      transcript: this.transcript,
+      tools: this.tools,
+      turns: this.turns,
+      branches: this.branches,
+    };
     this.id = options.id ?? `chat-${nanoid(12)}`;
     if (attach) this.attach();
   }
@@ -104,6 +113,7 @@ export class ChatSession<M extends UIMessage = UIMessage> {
     if (c.options.agent.readyState === 1) c.rm.handle({ type: "socket-open" });
     void this.transcript.loadOnAttach().then(async () => {
       if (c.disposed) return;
+      this.branches.hydrate();
       // Tool calls a loaded transcript left waiting run once, as after a stream's end, once the probe for a
       // stream to resume is answered: their continuation needs a probe of its own, asked after that one.
       if (c.options.resume !== false) await this.resumeStream();
@@ -210,9 +220,34 @@ export class ChatSession<M extends UIMessage = UIMessage> {
     this.turns.clearError();
   }
 
-  /** Asks for the last assistant message again. */
+  /**
+   * Asks for the last assistant message again. On Think the earlier answer stays as a sibling: with
+   * `getBranches`, the user message's answers are read again when this turn ends (`branches`).
+   */
   regenerate(options: { body?: Record<string, unknown> } = {}): Promise<void> {
-    return this.turns.regenerate(options);
+    const ms = this.core.list.messages;
+    let i = ms.length - 1;
+    while (i >= 0 && ms[i]?.role !== "user") i--;
+    const user = ms[i]?.id;
+    const sent = this.turns.regenerate(options);
+    // `request` names its id before its first await.
+    this.branches.regenerated(this.core.localRequest, user);
+    return sent;
+  }
+
+  /**
+   * Shows sibling answer `index` (0-based, oldest first) in place of the answer `messageId` (an id in
+   * `branches`). A view of this tab: Think has no frame to make an older answer the active path, and the next
+   * turn continues from the newest (docs/protocol.md#branches). False when there is no such answer.
+   */
+  selectBranch(messageId: string, index: number): boolean {
+    const branch = this.getSnapshot().branches.get(messageId);
+    return branch ? this.branches.select(branch.userMessageId, index) : false;
+  }
+
+  /** Reads the sibling answers of a user message again (`getBranches`). */
+  refreshBranches(userMessageId: string): Promise<void> {
+    return this.branches.load(userMessageId, true);
   }
 
   /** Stops whatever stream is live: this tab's turn, a continuation, a resumed or observed stream. */

@@ -3,10 +3,16 @@
  * streams and the store's own bookkeeping, as the official hook reports them.
  */
 import {
+  applyBranches,
+  type BranchEntry,
+  type CompactionSummary,
+  classifySyntheticMessage,
+  compactionSummary,
   getToolName,
   isToolUIPart,
   type MessageList,
   type ResumeMachine,
+  type SessionStatus,
   type StreamOrigin,
   type ToolPartLike,
 } from "@runboard/protocol";
@@ -24,6 +30,12 @@ export interface ChatStatusSource<M extends UIMessage> {
   readonly failed: boolean;
   readonly error: Error | undefined;
   readonly recovering: boolean;
+  readonly recoveryGaveUp: { requestId: string; reason: string } | undefined;
+  readonly session: SessionStatus | undefined;
+  readonly streamMessage: ReadonlyMap<string, string>;
+  readonly recoveryIds: ReadonlySet<string>;
+  /** Unset while the store is being made (its first snapshot). */
+  readonly sides: { branches: { readonly entries: ReadonlyMap<string, BranchEntry<M>> } } | undefined;
   readonly localRequest: string | undefined;
   readonly started: ReadonlySet<string>;
   readonly stopped: ReadonlySet<string>;
@@ -31,12 +43,19 @@ export interface ChatStatusSource<M extends UIMessage> {
   readonly toolCallsRunning: ReadonlySet<string>;
 }
 
+const NO_BRANCHES: ReadonlyMap<string, BranchEntry> = new Map();
+
 /** The snapshot subscribers see. */
 export function snapshotOf<M extends UIMessage>(c: ChatStatusSource<M>): ChatSnapshot<M> {
   const isServerStreaming = serverStreaming(c);
   const status = currentStatus(c);
+  const all = c.list.messages as readonly M[];
+  const view = applyBranches(
+    all,
+    (c.sides?.branches.entries ?? NO_BRANCHES) as ReadonlyMap<string, BranchEntry<M>>,
+  );
   return {
-    messages: c.list.messages as readonly M[],
+    messages: view.messages,
     status,
     error: c.error,
     isStreaming: status === "streaming" || isServerStreaming,
@@ -44,7 +63,44 @@ export function snapshotOf<M extends UIMessage>(c: ChatStatusSource<M>): ChatSna
     isToolContinuation: c.rm.isToolContinuation,
     isRecovering: c.recovering,
     experimental_queuedMessages: c.queue.messages,
+    serverStream: isServerStreaming ? serverStreamOf(c) : undefined,
+    recoveryGaveUp: c.recoveryGaveUp,
+    session: c.session,
+    isCompacting: c.session?.phase === "compacting",
+    compaction: compactionOf(all),
+    branches: view.byMessageId,
   };
+}
+
+let lastCompaction: { messages: readonly unknown[]; summary: CompactionSummary | undefined } | undefined;
+/** The transcript's compaction, counted again only when the message list changed (one list per commit). */
+function compactionOf(messages: readonly UIMessage[]): CompactionSummary | undefined {
+  if (lastCompaction?.messages !== messages)
+    lastCompaction = { messages, summary: compactionSummary(messages) };
+  return lastCompaction.summary;
+}
+
+/**
+ * Who started the first live stream this tab did not ask for. The agent's own turns: a `detached-delivery:`
+ * turn, a recovery (its id named by `cf_agent_chat_recovering`), or a reply to a server-injected message;
+ * otherwise a user typed it elsewhere.
+ */
+function serverStreamOf<M extends UIMessage>(
+  c: ChatStatusSource<M>,
+): { id: string; source: "server" | "another-tab" } | undefined {
+  for (const [id, origin] of c.rm.activeStreams) {
+    if (asked(c, id, origin) || c.stopped.has(id)) continue;
+    if (id.startsWith("detached-delivery:") || c.recovering || c.recoveryIds.has(id))
+      return { id, source: "server" };
+    const ms = c.list.messages;
+    const streamed = c.streamMessage.get(id);
+    let i = ms.length - 1;
+    if (streamed !== undefined && ms[i]?.id === streamed) i--;
+    while (i >= 0 && ms[i]?.role !== "user") i--;
+    const prompt = ms[i];
+    return { id, source: prompt && classifySyntheticMessage(prompt) ? "server" : "another-tab" };
+  }
+  return undefined;
 }
 
 /**

@@ -89,6 +89,7 @@ export class ChatTurns<M extends UIMessage = UIMessage> {
     const id = nanoid(8);
     c.error = undefined;
     c.failed = false;
+    c.recoveryGaveUp = undefined;
     c.localRequest = id;
     c.changed();
     try {

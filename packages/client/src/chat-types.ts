@@ -2,6 +2,7 @@
  * The types of the chat store: its options (the official `useAgentChat` options), its snapshot, and the
  * socket-like object it talks through.
  */
+import type { CompactionSummary, MessageBranch, SessionStatus } from "@runboard/protocol";
 import type { UIMessage } from "ai";
 import type { ChatSchemas } from "./chat-schemas.ts";
 import type { ClientTool } from "./client-tools.ts";
@@ -57,6 +58,28 @@ export interface ChatSnapshot<M extends UIMessage = UIMessage> {
   isToolContinuation: boolean;
   /** The server said it is recovering an interrupted turn (`cf_agent_chat_recovering`). */
   isRecovering: boolean;
+  /**
+   * The stream this tab did not start, while `isServerStreaming` (the first live one): `server` for a turn the
+   * agent started itself (a detached run's notify, a recovery, an injected message's reply), `another-tab` for
+   * a user's turn sent elsewhere (another tab, or this page before a reload). Runboard addition.
+   */
+  serverStream: { id: string; source: "server" | "another-tab" } | undefined;
+  /**
+   * The server gave up recovering an interrupted turn: the error it ended the recovery with, until the next
+   * request of this tab, a new recovery or a clear (docs/protocol.md#recovering). Runboard addition.
+   */
+  recoveryGaveUp: { requestId: string; reason: string } | undefined;
+  /** The memory session's last `cf_agent_session` status (docs/protocol.md#compaction). Runboard addition. */
+  session: SessionStatus | undefined;
+  /** `session.phase === "compacting"`. Runboard addition. */
+  isCompacting: boolean;
+  /** What in the transcript is compacted (summaries, shortened tool outputs), or undefined. Runboard addition. */
+  compaction: CompactionSummary | undefined;
+  /**
+   * Think's response branches (docs/protocol.md#branches), by the id of each shown answer that has siblings:
+   * its position, the count and the siblings' ids. Empty without the `getBranches` option. Runboard addition.
+   */
+  branches: ReadonlyMap<string, MessageBranch>;
   /** Messages waiting to be sent (`experimental_queue`), in sending order. */
   experimental_queuedMessages: readonly M[];
 }
@@ -110,6 +133,13 @@ export interface ChatSessionOptions<M extends UIMessage = UIMessage> extends Cha
   agent: ChatAgentLike;
   /** The chat's id, returned as `id`. Default: a random one. */
   id?: string;
+  /**
+   * Reads the sibling answers of a user message (Think keeps earlier answers when regenerating), e.g.
+   * `(id) => agent.call("getResponseVersions", [id])` around `session.getBranches(id)`
+   * (docs/protocol.md#branches). Called for the newest user messages after the transcript loads and after each
+   * regenerate of this tab; what it returns is checked, a malformed result reported once. Runboard addition.
+   */
+  getBranches?: (userMessageId: string) => Promise<unknown>;
   /** Ids for the user messages this tab creates. Default: `user-` and 10 random characters. */
   generateId?: () => string;
   /** Accepted so an app can switch imports; the agent's socket is always the transport here. */

@@ -49,7 +49,7 @@ describe("compactedMarks", () => {
     });
     expect(marks.toolCallIds.size).toBe(0);
     expect(marks.textParts.size).toBe(0);
-    expect(marks.problem).toMatch(/message m: .*compactedToolOutputs.*compactedTextParts/);
+    expect(marks.problem).toMatch(/compactedToolOutputs.*compactedTextParts/);
   });
 
   it("has no marks for an ordinary message", () => {

@@ -68,7 +68,7 @@ export function compactedMarks(message: { id: string; metadata?: unknown }): Com
     marks = {
       toolCallIds: new Set(toolIds),
       textParts: new Set(textIdx),
-      ...(problems.length ? { problem: `message ${message.id}: ${problems.join("; ")}` } : {}),
+      ...(problems.length ? { problem: problems.join("; ") } : {}),
     };
   }
   cache.set(message, marks);

@@ -8,6 +8,7 @@ export * from "./agent-tool-failure-parse.ts";
 export * from "./agent-tool-runs.ts";
 export * from "./approvals/index.ts";
 export * from "./branches.ts";
+export * from "./chat-status-label.ts";
 export * from "./chunk-applier.ts";
 export * from "./compaction.ts";
 export * from "./concurrency-limit.ts";

@@ -35,6 +35,8 @@ type Actions =
   | "addToolResult"
   | "addToolApprovalResponse"
   | "resumeStream"
+  | "selectBranch"
+  | "refreshBranches"
   | "clearError"
   | "experimental_removeQueuedMessage"
   | "experimental_sendQueuedMessageNow";
@@ -42,7 +44,9 @@ type Actions =
 /**
  * What `useAgentChat` returns, as the official hook: the chat's state (`messages`, `status`, `error`, the
  * streaming flags) and its actions (`sendMessage`, `regenerate`, `stop`, `setMessages`, `clearHistory`,
- * `addToolOutput`, `addToolApprovalResponse`, …), each keeping its identity across renders.
+ * `addToolOutput`, `addToolApprovalResponse`, …), each keeping its identity across renders. Runboard adds the
+ * statuses a person should see (`serverStream`, `recoveryGaveUp`, `session`, `isCompacting`, `compaction`)
+ * and Think's branches (`branches`, `selectBranch`, `refreshBranches`).
  */
 export type UseAgentChatResult<M extends UIMessage = UIMessage> = ChatSnapshot<M> &
   Pick<ChatSession<M>, Actions> & {
@@ -186,6 +190,8 @@ export function useAgentChat<M extends UIMessage = UIMessage>(
       addToolResult: session.addToolResult.bind(session),
       addToolApprovalResponse: session.addToolApprovalResponse.bind(session),
       resumeStream: session.resumeStream.bind(session),
+      selectBranch: session.selectBranch.bind(session),
+      refreshBranches: session.refreshBranches.bind(session),
       clearError: session.clearError.bind(session),
       experimental_removeQueuedMessage: session.experimental_removeQueuedMessage.bind(session),
       experimental_sendQueuedMessageNow: session.experimental_sendQueuedMessageNow.bind(session),

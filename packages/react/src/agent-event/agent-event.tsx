@@ -5,6 +5,7 @@
  */
 import {
   agentEventLabel,
+  type ClassifiableMessage,
   classifySyntheticMessage,
   messageText,
   type SyntheticMessage,
@@ -39,7 +40,7 @@ export interface AgentEventRootProps extends PrimitiveProps<"div"> {
 
 /**
  * The event (`role="note"`, named by `label`): `data-kind` `detached-completion | milestone | notice |
- * injected`, plus `data-status`, `data-run-id`, `data-milestone`, `data-delivery-kind`, `data-source`
+ * injected | compaction`, `data-inferred` when only Think's wording marked it, plus `data-status`, `data-run-id`, `data-milestone`, `data-delivery-kind`, `data-source`
  * when known. Renders nothing for an ordinary message (use `AgentEvent.Match` to choose).
  */
 function Root({ message, label, ...props }: AgentEventRootProps) {
@@ -65,6 +66,8 @@ function Root({ message, label, ...props }: AgentEventRootProps) {
         "data-milestone": event.kind === "milestone" ? event.milestone : undefined,
         "data-delivery-kind": event.kind === "notice" ? event.deliveryKind : undefined,
         "data-source": "source" in event ? event.source : undefined,
+        // Recognised by Think's default wording only (no id or metadata marks it; docs/protocol.md#synthetic-messages-gap).
+        "data-inferred": "fromText" in event && event.fromText ? "" : undefined,
         ...props,
       })}
     </EventContext.Context.Provider>
@@ -107,8 +110,8 @@ Text.displayName = "AgentEvent.Text";
 
 /** Props of `AgentEvent.Match`. */
 export interface AgentEventMatchProps {
-  /** The message to classify. */
-  message: Pick<UIMessage, "id" | "metadata">;
+  /** The message to classify (with `role` and `parts`, Think's user-role notify turns are recognised too). */
+  message: ClassifiableMessage;
   /** Rendered for a server-injected message; a function gets the classified event. */
   children: ReactNode | ((event: SyntheticMessage) => ReactNode);
   /** Rendered for an ordinary message (the app's chat bubble). */

@@ -19,8 +19,12 @@ import type {
   UnknownPartProps,
 } from "./types.ts";
 
-function Text({ part }: TextPartProps) {
-  return <p data-part="text">{part.text}</p>;
+function Text({ part, compacted }: TextPartProps) {
+  return (
+    <p data-part="text" data-compacted={compacted ? "" : undefined}>
+      {part.text}
+    </p>
+  );
 }
 
 function Reasoning({ part }: ReasoningPartProps) {
@@ -51,15 +55,29 @@ function safeHref(url: string): string | undefined {
   return /^(https?:|data:)/i.test(url) ? url : undefined;
 }
 
-function ToolFallback({ toolName, state, inputText, outputText, errorText, children }: ToolPartProps) {
+function ToolFallback({
+  toolName,
+  state,
+  inputText,
+  outputText,
+  errorText,
+  compacted,
+  children,
+}: ToolPartProps) {
   return (
-    <div data-part="tool" data-tool={toolName} data-status={state}>
+    <div
+      data-part="tool"
+      data-tool={toolName}
+      data-status={state}
+      data-compacted={compacted ? "" : undefined}
+    >
       <div data-part="tool-header">
         <span data-part="tool-name">{toolName}</span> <span data-part="tool-state">{state}</span>
       </div>
       {inputText && <pre data-part="tool-input">{inputText}</pre>}
       {children}
       {outputText && <pre data-part="tool-output">{outputText}</pre>}
+      {compacted && <p data-part="tool-compacted">Output shortened when the conversation was stored.</p>}
       {state === "output-error" && (
         <p data-part="tool-error" role="alert">
           {errorText}

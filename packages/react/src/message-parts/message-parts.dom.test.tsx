@@ -238,3 +238,51 @@ describe("MessageParts", () => {
     ]);
   });
 });
+
+describe("MessageParts: compaction and Think's injected turns (issue 16 §2/§3)", () => {
+  it("marks a tool output and a text the server shortened when storing the message", () => {
+    // agents' enforceRowSizeLimit: outputs cut, their call ids in metadata.compactedToolOutputs.
+    const message = msg(
+      [
+        { type: "text", text: "[Text truncated for storage (5000 chars). First 500 chars: …]" },
+        { type: "tool-search", toolCallId: "c1", state: "output-available", input: {}, output: "…" },
+        { type: "tool-search", toolCallId: "c2", state: "output-available", input: {}, output: "ok" },
+      ],
+      { metadata: { compactedToolOutputs: ["c1"], compactedTextParts: [0] } },
+    );
+    const view = render(<MessageParts message={message} />);
+    const tools = view.container.querySelectorAll('[data-part="tool"]');
+    expect(tools[0]?.hasAttribute("data-compacted")).toBe(true);
+    expect(tools[0]?.textContent).toContain("Output shortened when the conversation was stored.");
+    expect(tools[1]?.hasAttribute("data-compacted")).toBe(false);
+    expect(view.container.querySelector('[data-part="text"]')?.hasAttribute("data-compacted")).toBe(true);
+  });
+
+  it("reports malformed compaction marks once and renders the parts unmarked", () => {
+    const onError = vi.fn();
+    const message = msg([{ type: "tool-search", toolCallId: "c1", state: "output-available", output: 1 }], {
+      metadata: { compactedToolOutputs: "c1" },
+    });
+    const view = render(<MessageParts message={message} onError={onError} />);
+    view.rerender(<MessageParts message={{ ...message }} onError={onError} />);
+    expect(view.container.querySelector('[data-part="tool"]')?.hasAttribute("data-compacted")).toBe(false);
+    expect(onError.mock.calls.map(([e]) => (e as Error).message)).toEqual([
+      "MessageParts: message a1: metadata.compactedToolOutputs must be a list of tool call ids",
+    ]);
+  });
+
+  it("renders Think's user-role notify turn as an agent event, not as the user's words", () => {
+    const notify: UIMessage = {
+      id: "6f1c0a52-2c55-4a57-9a8e-1c2b3d4e5f60",
+      role: "user",
+      parts: [
+        { type: "text", text: 'Background task "Researcher" (run 9k2Jx7Qa) finished:\n\nfound 2 sources' },
+      ],
+    };
+    const view = render(<MessageParts message={notify} />);
+    const note = screen.getByRole("note", { name: "Background run finished (Researcher)" });
+    expect(note.getAttribute("data-run-id")).toBe("9k2Jx7Qa");
+    expect(note.hasAttribute("data-inferred")).toBe(true);
+    expect(view.container.querySelector('[data-part="text"]')).toBeNull();
+  });
+});

@@ -6,6 +6,7 @@
 import {
   type ApprovalRequest,
   classifySyntheticMessage,
+  compactedMarks,
   getRunsForToolCall,
   getToolName,
   isToolUIPart,
@@ -87,6 +88,9 @@ export function MessageParts(props: MessagePartsProps): ReactNode {
     return <Event message={message} />;
   }
   const Unknown = c.Unknown ?? defaultParts.Unknown;
+  // What the server cut when storing this message (docs/protocol.md#compaction); a malformed list is reported.
+  const marks = compactedMarks(message);
+  if (marks.problem) problems.push([`${message.id}:compacted`, marks.problem]);
   const clientToolNames = clientTools ? new Set(clientTools) : undefined;
 
   /** `inChild`: the part is from a child run's transcript, whose tool call ids are the child's, not this chat's. */
@@ -103,7 +107,7 @@ export function MessageParts(props: MessagePartsProps): ReactNode {
     switch (part.type) {
       case "text": {
         const Text = c.Text ?? defaultParts.Text;
-        return <Text part={part} {...base} />;
+        return <Text part={part} {...base} compacted={!inChild && marks.textParts.has(index)} />;
       }
       case "reasoning": {
         const Reasoning = c.Reasoning ?? defaultParts.Reasoning;
@@ -159,6 +163,7 @@ export function MessageParts(props: MessagePartsProps): ReactNode {
         outputText={outputText}
         errorText={errorText}
         runs={childRuns}
+        compacted={!inChild && marks.toolCallIds.has(part.toolCallId)}
       >
         {(state === "approval-requested" || requests.length > 0) && (
           <Approval part={part} {...base} toolName={toolName} requests={requests} />

@@ -15,7 +15,10 @@ export interface MessagePartProps<P = MessagePart> {
 }
 
 /** A text part (`type: "text"`). */
-export type TextPartProps = MessagePartProps<Extract<MessagePart, { type: "text" }>>;
+export type TextPartProps = MessagePartProps<Extract<MessagePart, { type: "text" }>> & {
+  /** The server truncated this text when storing it (`metadata.compactedTextParts`, docs/protocol.md#compaction). */
+  compacted?: boolean;
+};
 /** A reasoning part (`type: "reasoning"`). */
 export type ReasoningPartProps = MessagePartProps<Extract<MessagePart, { type: "reasoning" }>>;
 /** A file part (`type: "file"`). */
@@ -39,6 +42,8 @@ export interface ToolPartProps extends MessagePartProps<MessagePart & ToolPartLi
   errorText: string;
   /** Child runs this tool call spawned (agent tools), in display order. */
   runs: readonly AgentToolRun[];
+  /** The server shortened this output when storing it (`metadata.compactedToolOutputs`, docs/protocol.md#compaction). */
+  compacted: boolean;
   /** The approval card, the client-tool prompt and the child runs, in that order: render them inside. */
   children?: ReactNode;
 }
