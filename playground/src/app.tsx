@@ -5,6 +5,7 @@
  */
 import type { AgentToolRun as Run } from "@runboard/protocol";
 import {
+  ChatStatus,
   useAgent,
   useAgentChat,
   useAgentToolEvents,
@@ -25,7 +26,14 @@ const ADDRESS = { agent: AGENT_CLASS, name: AGENT_NAME, host: AGENT_HOST };
 
 export function App() {
   const agent = useAgent<Record<string, unknown>>(ADDRESS);
-  const chat = useAgentChat({ agent });
+  // Think keeps the answers a regeneration replaced; the Worker and the mock read them with the
+  // `getResponseVersions` callable of upstream's assistant example (docs/protocol.md#branches).
+  const chat = useAgentChat({
+    agent,
+    ...(AGENT_CLASS === "ThinkAgent"
+      ? { getBranches: (id: string) => agent.call("getResponseVersions", [id]) }
+      : {}),
+  });
   const [clearFailure, setClearFailure] = useState<string | null>(null);
   // Clear deletes the runs on the agent (its clearHelperRuns callable) before the history, so no tab replays them.
   const runs = useAgentToolEvents({
@@ -65,6 +73,11 @@ export function App() {
 
       <main>
         {chat.messages.length === 0 && <p className="hint">Say one of: {WORDS.join(", ")}.</p>}
+        <ChatStatus.Root chat={chat} className="chat-status">
+          <ChatStatus.Message />
+          <ChatStatus.Compaction className="muted" />
+          <ChatStatus.Announcer />
+        </ChatStatus.Root>
         <FollowAddressContext.Provider value={ADDRESS}>
           <Conversation
             chat={chat}

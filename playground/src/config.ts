@@ -24,4 +24,8 @@ export const WORDS = [
   "nested",
   "slow",
   "delegate",
+  "recover",
+  "give up",
+  "compact",
+  "idea",
 ];

@@ -16,6 +16,8 @@ import {
   AgentEvent,
   type AgentEventPartProps,
   type AgentToolRunPartProps,
+  BranchPicker,
+  type BranchSource,
   ChatMessageList,
   type ClientToolPromptProps,
   MessageParts,
@@ -56,6 +58,9 @@ interface Actions {
   store: AgentToolRuns | undefined;
 }
 const ActionsContext = createContext<Actions | null>(null);
+/** Think's answer branches: only the pickers read them, so a new map re-renders them, not the rows. */
+const BranchContext = createContext<BranchSource | undefined>(undefined);
+const NO_BRANCHES: BranchSource["branches"] = new Map();
 /** The runs by tool call: a row re-renders when they change, not on every commit. */
 const RunsContext = createContext<MessagePartsRuns | undefined>(undefined);
 
@@ -66,13 +71,22 @@ export function Conversation({ chat, runs, onDrillIn, renderApproval }: Conversa
   const byToolCall = runs.runsByToolCallId;
   const store = runs.store;
   const runsValue = useMemo(() => ({ runsByToolCallId: byToolCall, store }), [byToolCall, store]);
+  const branches = chat.branches ?? NO_BRANCHES;
+  const selectBranch = chat.selectBranch;
+  const branchValue = useMemo(
+    // A test double of the chat may have no branches at all.
+    () => (typeof selectBranch === "function" ? { branches, selectBranch } : undefined),
+    [branches, selectBranch],
+  );
   return (
     <ActionsContext.Provider value={actions}>
-      <RunsContext.Provider value={runsValue}>
-        <section aria-label="Conversation" className="conversation">
-          <ChatMessageList chat={chat} row={Row} />
-        </section>
-      </RunsContext.Provider>
+      <BranchContext.Provider value={branchValue}>
+        <RunsContext.Provider value={runsValue}>
+          <section aria-label="Conversation" className="conversation">
+            <ChatMessageList chat={chat} row={Row} />
+          </section>
+        </RunsContext.Provider>
+      </BranchContext.Provider>
     </ActionsContext.Provider>
   );
 }
@@ -95,16 +109,41 @@ const Row = memo(function Row({ id }: { id: string }) {
             clientTools={CLIENT_TOOLS}
             onError={(e) => console.warn(e.message)}
           />
+          {message.role === "assistant" && <Branches id={message.id} />}
         </article>
       )}
     </Boundary>
   );
 });
 
-const Text = ({ part }: TextPartProps) => <p>{part.text}</p>;
+/** Steps between the answers a Think regeneration kept ("2 of 3"); nothing for an answer without siblings. */
+function Branches({ id }: { id: string }) {
+  const chat = useContext(BranchContext);
+  if (!chat) return null;
+  return (
+    <BranchPicker.Root chat={chat} messageId={id} className="branches">
+      <BranchPicker.Previous />
+      <BranchPicker.Count />
+      <BranchPicker.Next />
+    </BranchPicker.Root>
+  );
+}
+
+const Text = ({ part, compacted }: TextPartProps) => (
+  <p data-compacted={compacted ? "" : undefined}>{part.text}</p>
+);
 const Reasoning = ({ part }: ReasoningPartProps) => <p className="reasoning">{part.text}</p>;
 
-function Tool({ part, toolName, state, inputText, outputText, errorText, children }: ToolPartProps) {
+function Tool({
+  part,
+  toolName,
+  state,
+  inputText,
+  outputText,
+  errorText,
+  compacted,
+  children,
+}: ToolPartProps) {
   // A Live View session is shown in the browser panel; its URLs are credentials, not reading matter.
   const liveView = state === "output-available" && parseLiveViewSession(part.output) !== undefined;
   const { renderApproval } = useActions();
@@ -121,6 +160,7 @@ function Tool({ part, toolName, state, inputText, outputText, errorText, childre
       {children}
       {liveView && <p className="output muted">Live view session opened: see the agent's browser below.</p>}
       {outputText && !liveView && <pre className="output">{outputText}</pre>}
+      {compacted && <p className="compacted muted">Output shortened when the conversation was stored.</p>}
       {/* A detached dispatch answers { runId, status }: the run itself is in the tray. */}
       {state === "output-available" && <RunTray.Link output={part.output} className="link" />}
       {state === "output-error" && <p role="alert">{errorText}</p>}

@@ -10,6 +10,7 @@ import {
   compactionSummary,
   getToolName,
   isToolUIPart,
+  type MessageBranch,
   type MessageList,
   type ResumeMachine,
   type SessionStatus,
@@ -68,8 +69,28 @@ export function snapshotOf<M extends UIMessage>(c: ChatStatusSource<M>): ChatSna
     session: c.session,
     isCompacting: c.session?.phase === "compacting",
     compaction: compactionOf(all),
-    branches: view.byMessageId,
+    branches: stableBranches(view.byMessageId),
   };
+}
+
+let lastBranches: ReadonlyMap<string, MessageBranch> = new Map();
+/**
+ * The same map object while the branch data is the same, so a view that reads only `branches` (a picker)
+ * re-renders when an answer is chosen or a regeneration lands, not on every streamed chunk.
+ */
+function stableBranches(next: ReadonlyMap<string, MessageBranch>): ReadonlyMap<string, MessageBranch> {
+  const last = lastBranches;
+  let same = next.size === last.size;
+  if (same)
+    for (const [id, b] of next) {
+      const o = last.get(id);
+      if (!o || o.index !== b.index || o.count !== b.count || o.userMessageId !== b.userMessageId) {
+        same = false;
+        break;
+      }
+    }
+  if (!same) lastBranches = next;
+  return lastBranches;
 }
 
 let lastCompaction: { messages: readonly unknown[]; summary: CompactionSummary | undefined } | undefined;
