@@ -167,3 +167,44 @@ export const AllKinds: StoryObj<typeof MessageList> = {
     expect(canvasElement.querySelectorAll(".rb-bubble")).toHaveLength(2);
   },
 };
+
+// Think's user-role notify turn (random id, no metadata) and its compaction overlay: only the wording and the
+// `compaction_` id mark them (docs/protocol.md#synthetic-messages-gap, docs/protocol.md#compaction).
+const thinkFixtures: UIMessage[] = [
+  {
+    id: "compaction_3e1f0f0a-77c4-4d0b-9f7b-3a2b1c0d9e8f",
+    role: "assistant",
+    parts: [{ type: "text", text: "Summary: the user asked for research on queues." }],
+  },
+  {
+    id: "6f1c0a52-2c55-4a57-9a8e-1c2b3d4e5f60",
+    role: "user",
+    parts: [
+      { type: "text", text: 'Background task "Researcher" (run 9k2Jx7Qa) finished:\n\nfound 2 sources' },
+    ],
+  },
+  {
+    id: "7a2d1b63-3d66-4b68-8b9f-2d3c4e5f6a71",
+    role: "user",
+    parts: [
+      { type: "text", text: 'Background task "Researcher" (run 9k2Jx7Qa) reached milestone "drafted".' },
+    ],
+  },
+  { id: "u2", role: "user", parts: [{ type: "text", text: "Thanks, what did it find?" }] },
+];
+
+export const ThinkInjectedTurns: StoryObj<typeof MessageList> = {
+  name: "Think notify, milestone and compaction turns",
+  render: () => <MessageList messages={thinkFixtures} />,
+  play: async ({ canvasElement }) => {
+    const notes = within(canvasElement).getAllByRole("note");
+    expect(notes.map((n) => `${n.getAttribute("data-kind")}|${n.getAttribute("aria-label")}`)).toEqual([
+      "compaction|Earlier messages summarised",
+      "detached-completion|Background run finished (Researcher)",
+      "milestone|Milestone reached: drafted (Researcher)",
+    ]);
+    expect(notes[1]).toHaveAttribute("data-inferred");
+    // Only the message the user typed is a user bubble.
+    expect(canvasElement.querySelectorAll('.rb-bubble[data-role="user"]')).toHaveLength(1);
+  },
+};
