@@ -490,6 +490,29 @@ export class ThinkAgent extends Think<Cloudflare.Env> {
     return { name: this.name, messageCount: this.messages.length, state: this.state ?? null };
   }
 
+  /**
+   * The sibling answers of a user message (Think keeps them when regenerating): upstream's assistant example
+   * exposes `session.getBranches` under this name (docs/protocol.md#branches).
+   */
+  @callable()
+  async getResponseVersions(userMessageId: string) {
+    return this.session.getBranches(userMessageId);
+  }
+
+  /**
+   * Test hook: summarises everything but the last two messages with a compaction overlay, as Think's
+   * `compact()` stores one (docs/protocol.md#compaction). Returns the overlay's id, or null when too short.
+   */
+  @callable()
+  async compactHistory(summary: string) {
+    const messages = this.messages;
+    if (messages.length < 3) return null;
+    const from = messages[0]?.id as string;
+    const to = messages[messages.length - 3]?.id as string;
+    const stored = await this.session.addCompaction(summary, from, to);
+    return { id: stored.id, from, to };
+  }
+
   @callable()
   async cancelRun(runId: string, reason?: string) {
     await this.cancelAgentTool(runId, reason ?? "Cancelled by the user");
