@@ -19,7 +19,6 @@ const CHAT_FRAME_TYPES = new Set<string>([
   FrameType.streamResuming,
   FrameType.streamResumeNone,
   FrameType.streamPending,
-  FrameType.session,
 ]);
 
 /** A socket event as the store hears it. */
@@ -90,6 +89,7 @@ export class ChatIntake<M extends UIMessage = UIMessage> {
         }
         return c.changed();
       case "cf_agent_session": {
+        // The shared parse already rejected a malformed one (the connection reports it, docs/protocol.md#compaction).
         const read = readSessionStatus(f);
         if ("problem" in read) return c.reportOnce(read.problem);
         c.session = read.status;

@@ -200,6 +200,21 @@ describe("parseServerFrame: wrong field types name the frame type and the field"
     ["stream pending with numeric id", { type: "cf_agent_stream_pending", id: 3 }, "id"],
     ["session error without error", { type: "cf_agent_session_error" }, "error"],
     [
+      "session with an unknown phase",
+      { type: "cf_agent_session", phase: "shrinking", tokenEstimate: 1, tokenThreshold: null },
+      "phase",
+    ],
+    [
+      "session without a token estimate",
+      { type: "cf_agent_session", phase: "idle", tokenThreshold: 8000 },
+      "tokenEstimate",
+    ],
+    [
+      "session with a text threshold",
+      { type: "cf_agent_session", phase: "compacting", tokenEstimate: 9, tokenThreshold: "8k" },
+      "tokenThreshold",
+    ],
+    [
       "agent-tool-event sequence '1'",
       { type: "agent-tool-event", sequence: "1", event: { kind: "chunk", runId: "r", body: "" } },
       "sequence",

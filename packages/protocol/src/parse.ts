@@ -253,13 +253,26 @@ function chatResponse(o: Record<string, unknown>): string | undefined {
   return reason;
 }
 
+/** `cf_agent_session` (docs/protocol.md#compaction): a phase the client knows and the token numbers. */
+function sessionCheck(o: Record<string, unknown>): string | undefined {
+  if (o.phase !== "idle" && o.phase !== "compacting") return "field 'phase' must be 'idle' or 'compacting'";
+  if (typeof o.tokenEstimate !== "number" || !Number.isFinite(o.tokenEstimate))
+    return "field 'tokenEstimate' must be a number";
+  if (
+    o.tokenThreshold !== null &&
+    (typeof o.tokenThreshold !== "number" || !Number.isFinite(o.tokenThreshold))
+  )
+    return "field 'tokenThreshold' must be a number or null";
+  return undefined;
+}
+
 const serverChecks: Record<string, Check> = {
   cf_agent_identity: fields("name:s agent:s stateFollows:b?"),
   cf_agent_state: (o) => has(o, "state"),
   cf_agent_state_error: (o) => str(o, "error"),
   cf_agent_mcp_servers: (o) => (isObj(o.mcp) ? undefined : "field 'mcp' must be an object"),
   rpc: rpcResponse,
-  cf_agent_session: (o) => str(o, "phase"),
+  cf_agent_session: sessionCheck,
   cf_agent_session_error: (o) => str(o, "error"),
   cf_agent_use_chat_response: chatResponse,
   cf_agent_chat_messages: messagesCheck,
