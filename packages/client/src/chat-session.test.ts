@@ -186,16 +186,35 @@ describe("ChatSession against the mock server", () => {
   });
 
   it("stop() cancels the live turn: the server ends it aborted and the partial text stays", async () => {
-    const { chat } = connect("ChatAgent", room("cs"));
-    await chat.sendMessage({ text: "slow stream please" });
-    await until(() => textOf(last(chat)).includes("word3"));
-    chat.stop();
-    await until(() => idle(chat));
-    const text = textOf(last(chat));
-    await new Promise((r) => setTimeout(r, 300));
-    expect(textOf(last(chat))).toBe(text);
-    expect(text.startsWith("word0 word1 word2 word3")).toBe(true);
-    expect(text).not.toContain("word39");
+    // The stop goes out from the store's own notification of word3 (not from a poll), and this turn runs at the
+    // script's own pace (150 ms a word, 5 s to word39) rather than the suite's tenfold speed-up, so a busy
+    // machine cannot let the turn finish before the cancel reaches the server.
+    const paced = await createMockAgentServer({ agents: demoAgents, log: () => {} });
+    try {
+      const client = new AgentClient({
+        agent: "ChatAgent",
+        name: room("cs"),
+        host: `127.0.0.1:${paced.port}`,
+        WebSocket,
+      });
+      const chat = new ChatSession({ agent: client, throttleMs: 0 });
+      open.push({ client, chat });
+      const stopAtWord3 = chat.subscribe(() => {
+        if (textOf(last(chat)).includes("word3")) {
+          stopAtWord3();
+          chat.stop();
+        }
+      });
+      await chat.sendMessage({ text: "slow stream please" });
+      await until(() => textOf(last(chat)).includes("word3") && idle(chat));
+      const text = textOf(last(chat));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(textOf(last(chat))).toBe(text);
+      expect(text.startsWith("word0 word1 word2 word3")).toBe(true);
+      expect(text).not.toContain("word39");
+    } finally {
+      await paced.close();
+    }
   });
 
   it("a detached run: the turn ends, later the notify message and the follow-up turn arrive", async () => {
