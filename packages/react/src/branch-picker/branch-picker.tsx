@@ -44,6 +44,7 @@ function Root({ chat, messageId, ...props }: BranchPickerRootProps) {
   return (
     <PickerContext.Context.Provider value={{ chat, messageId, branch }}>
       {renderPart("div", {
+        "data-rb-part": "BranchPicker.Root",
         role: "group",
         "aria-label": `Answer ${branch.index + 1} of ${branch.count}`,
         "data-index": branch.index,
@@ -94,7 +95,11 @@ export type BranchPickerCountProps = PrimitiveProps<"span">;
 /** `2 of 3`. */
 function Count(props: BranchPickerCountProps) {
   const { branch } = usePartContext(PickerContext, "BranchPicker.Count");
-  return renderPart("span", { children: `${branch.index + 1} of ${branch.count}`, ...props });
+  return renderPart("span", {
+    "data-rb-part": "BranchPicker.Count",
+    children: `${branch.index + 1} of ${branch.count}`,
+    ...props,
+  });
 }
 Count.displayName = "BranchPicker.Count";
 

@@ -50,6 +50,7 @@ function Root({ chat, children, ...props }: ChatStatusRootProps) {
   return (
     <StatusContext.Context.Provider value={{ state, text, compaction }}>
       {renderPart("div", {
+        "data-rb-part": "ChatStatus.Root",
         "data-state": state,
         "data-server-stream": chat.serverStream?.source,
         "data-compacted": dataFlag(compaction !== undefined),
@@ -79,6 +80,7 @@ function Message(props: ChatStatusMessageProps) {
   const { state, text } = usePartContext(StatusContext, "ChatStatus.Message");
   if (state === "idle") return null;
   return renderPart("p", {
+    "data-rb-part": "ChatStatus.Message",
     "data-state": state,
     role: state === "gave-up" ? "alert" : undefined,
     children: text,
@@ -95,6 +97,7 @@ function Compaction(props: ChatStatusCompactionProps) {
   const { compaction } = usePartContext(StatusContext, "ChatStatus.Compaction");
   if (!compaction) return null;
   return renderPart("p", {
+    "data-rb-part": "ChatStatus.Compaction",
     "data-summaries": compaction.summaries,
     "data-tool-outputs": compaction.toolOutputs,
     children: compactionText(compaction),
@@ -109,7 +112,7 @@ export type ChatStatusAnnouncerProps = AnnouncerProps;
 /** Speaks each new status to screen readers (the shared polite live region); hidden unless `visible`. */
 function Announcer(props: ChatStatusAnnouncerProps) {
   const { text, state } = usePartContext(StatusContext, "ChatStatus.Announcer");
-  return renderAnnouncer(text, { "data-state": state, ...props });
+  return renderAnnouncer(text, { "data-rb-part": "ChatStatus.Announcer", "data-state": state, ...props });
 }
 Announcer.displayName = "ChatStatus.Announcer";
 
