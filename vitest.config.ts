@@ -43,6 +43,25 @@ const testTimeout = 60_000;
 // different origin (see test-support/loopback-origin.ts).
 const BROWSER_API = { host: "127.0.0.1" };
 
+/** A Vitest project running every story with the preview's `theme` toolbar global pinned to `theme`. */
+function storybookProject(name: string, theme: "light" | "dark") {
+  return {
+    resolve: { alias },
+    plugins: [storybookTest({ configDir: here("./.storybook"), initialGlobals: { theme } })],
+    test: {
+      name,
+      testTimeout,
+      browser: {
+        enabled: true,
+        headless: true,
+        provider: chromium(),
+        api: BROWSER_API,
+        instances: [{ browser: "chromium" as const }],
+      },
+    },
+  };
+}
+
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -94,22 +113,11 @@ export default defineConfig({
           },
         },
       },
-      {
-        // Every story's play function and its axe-core check, in headless Chromium (Storybook's Vitest addon).
-        resolve: { alias },
-        plugins: [storybookTest({ configDir: here("./.storybook") })],
-        test: {
-          name: "storybook",
-          testTimeout,
-          browser: {
-            enabled: true,
-            headless: true,
-            provider: chromium(),
-            api: BROWSER_API,
-            instances: [{ browser: "chromium" }],
-          },
-        },
-      },
+      // Every story's play function and its axe-core check (colour contrast included), in headless Chromium
+      // (Storybook's Vitest addon), once per colour scheme of the theme: the toolbar's `theme` global is pinned
+      // per project, so the same stories run with data-theme="light" and data-theme="dark" on <html>.
+      storybookProject("storybook", "light"),
+      storybookProject("storybook-dark", "dark"),
     ],
   },
 });
