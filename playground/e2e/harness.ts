@@ -186,10 +186,30 @@ export async function openTab(pg: Playground, agent = "ChatAgent") {
   return { page, name, errors };
 }
 
-/** Saves the step's screenshot; the file name says which step it is (and which server, off the mock). */
+/**
+ * Saves the step's screenshot twice, as the page is (light: `<step>.png`) and in the theme's dark scheme
+ * (`<step>-dark.png`); the file name says which step it is (and which server, off the mock). Dark is the
+ * theme's `data-theme="dark"` on <html>, set for the one shot and then put back as it was, so the walk goes
+ * on in the page it left; transitions are finished for that shot, or it would catch colours half-way.
+ */
 export async function shot(page: Page, step: string, target: Target = "mock") {
-  const prefix = target === "mock" ? "" : `${target}-`;
-  await page.screenshot({ path: `${SHOTS}${prefix}${step}.png`, fullPage: true });
+  const path = `${SHOTS}${target === "mock" ? "" : `${target}-`}${step}`;
+  await page.screenshot({ path: `${path}.png`, fullPage: true });
+  const before = await page.evaluate(() => {
+    const root = document.documentElement;
+    const was = root.getAttribute("data-theme");
+    root.setAttribute("data-theme", "dark");
+    return was;
+  });
+  try {
+    await page.screenshot({ path: `${path}-dark.png`, fullPage: true, animations: "disabled" });
+  } finally {
+    await page.evaluate((was) => {
+      const root = document.documentElement;
+      if (was === null) root.removeAttribute("data-theme");
+      else root.setAttribute("data-theme", was);
+    }, before);
+  }
 }
 
 /**
