@@ -1,9 +1,14 @@
 import type { Preview } from "@storybook/react-vite";
 import { type ReactNode, Suspense, useLayoutEffect } from "react";
-import { StoryRunProvider, startMockAgents } from "../stories/support/mock-agent.tsx";
 // The optional theme, imported as an app would; the stories' CSS only lays out their demos.
+import { configure } from "storybook/test";
+import { StoryRunProvider, startMockAgents } from "../stories/support/mock-agent.tsx";
 import "@runboard/react/styles.css";
 import "../stories/support/stories.css";
+
+// Play functions wait on the page, not on the clock: Testing Library gives up after 1 s by default, less than a
+// render after a mock frame can take when the machine is busy (the suite runs every story twice, light and dark).
+configure({ asyncUtilTimeout: 30_000 });
 
 /** Puts the toolbar's choice on <html> as `data-theme`; "system" leaves it to `prefers-color-scheme`. */
 function ThemeScope({ theme, children }: { theme: string; children: ReactNode }) {

@@ -85,17 +85,17 @@ export const BackgroundCompletionAndNarration: StoryObj<typeof LiveEvents> = {
     const narration = await c.findByRole(
       "note",
       { name: /^Milestone reached: sources-gathered/ },
-      { timeout: 8000 },
+      { timeout: 30_000 },
     );
     expect(narration).toHaveAttribute("data-kind", "milestone");
-    const done = await c.findByRole("note", { name: /^Background run finished/ }, { timeout: 8000 });
+    const done = await c.findByRole("note", { name: /^Background run finished/ }, { timeout: 30_000 });
     expect(done).toHaveAttribute("data-kind", "detached-completion");
     expect(done).toHaveAttribute("data-status", "completed");
     // Injected as a user message by the server, but not shown as the user's words.
     expect(done).toHaveAttribute("data-role", "user");
     expect(within(done).getByText(/Queues are ordered per key\./)).toBeVisible();
     await waitFor(() => expect(c.getByText(/The background research finished/)).toBeVisible(), {
-      timeout: 8000,
+      timeout: 30_000,
     });
     const userBubbles = canvasElement.querySelectorAll('.rb-bubble[data-role="user"]');
     expect(userBubbles).toHaveLength(1);

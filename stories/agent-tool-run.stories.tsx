@@ -404,7 +404,7 @@ export default meta;
 type Story = StoryObj<typeof RunChat>;
 
 const findRun = async (canvasElement: HTMLElement, name: string) =>
-  within(canvasElement).findByRole("group", { name }, { timeout: 8000 });
+  within(canvasElement).findByRole("group", { name }, { timeout: 30_000 });
 
 export const Running: Story = {
   args: { word: "running" },
@@ -413,7 +413,7 @@ export const Running: Story = {
     const c = within(group);
     await waitFor(() => expect(c.getByRole("status")).toHaveTextContent("Running"));
     expect(c.getByRole("button", { name: /Details/ })).toHaveAttribute("aria-expanded", "true");
-    await waitFor(() => expect(c.getByText("Looking for sources.")).toBeVisible(), { timeout: 5000 });
+    await waitFor(() => expect(c.getByText("Looking for sources.")).toBeVisible(), { timeout: 30_000 });
     const time = c.getByText(/^\d+:\d\d$/);
     expect(time.tagName).toBe("TIME");
     expect(c.getByRole("button", { name: "Retry" })).toBeDisabled();
@@ -427,7 +427,7 @@ export const CompletedAutoClosed: Story = {
     const group = await findRun(canvasElement, "Researcher");
     const c = within(group);
     const trigger = c.getByRole("button", { name: /Details/ });
-    await waitFor(() => expect(c.getByRole("status")).toHaveTextContent("Completed"), { timeout: 8000 });
+    await waitFor(() => expect(c.getByRole("status")).toHaveTextContent("Completed"), { timeout: 30_000 });
     await waitFor(() => expect(trigger).toHaveAttribute("aria-expanded", "false"));
     await userEvent.click(trigger);
     expect(trigger).toHaveAttribute("aria-expanded", "true");
@@ -442,7 +442,7 @@ export const ErrorState: Story = {
   play: async ({ canvasElement }) => {
     const group = await findRun(canvasElement, "Verifier");
     const c = within(group);
-    await waitFor(() => expect(group).toHaveAttribute("data-status", "error"), { timeout: 8000 });
+    await waitFor(() => expect(group).toHaveAttribute("data-status", "error"), { timeout: 30_000 });
     expect(c.getByRole("status")).toHaveTextContent("Failed");
     expect(c.getByText("The helper failed.")).toBeVisible();
     expect(c.getByText("Verifier crashed: upstream timeout")).toBeVisible();
@@ -456,7 +456,7 @@ export const Aborted: Story = {
   play: async ({ canvasElement }) => {
     const group = await findRun(canvasElement, "Crawler");
     const c = within(group);
-    await waitFor(() => expect(group).toHaveAttribute("data-status", "aborted"), { timeout: 8000 });
+    await waitFor(() => expect(group).toHaveAttribute("data-status", "aborted"), { timeout: 30_000 });
     expect(c.getByRole("status")).toHaveTextContent("Cancelled");
     expect(c.getByText("The helper was cancelled.")).toBeVisible();
     expect(c.getByRole("button", { name: "Retry" })).toBeDisabled();
@@ -470,14 +470,14 @@ export const InterruptedStillRunning: Story = {
   play: async ({ canvasElement }) => {
     const group = await findRun(canvasElement, "Crawler");
     const c = within(group);
-    await waitFor(() => expect(group).toHaveAttribute("data-status", "interrupted"), { timeout: 8000 });
+    await waitFor(() => expect(group).toHaveAttribute("data-status", "interrupted"), { timeout: 30_000 });
     expect(c.getByText("The run stopped reporting progress.")).toBeVisible();
     expect(c.getByText(/still working/)).toBeVisible();
     expect(c.getByRole("button", { name: "Retry" })).toBeDisabled();
     await userEvent.click(c.getByRole("button", { name: "Reconnect" }));
     // The connection is re-opened and its replay brings the run back as it was.
     await waitFor(() => expect(within(canvasElement).getByTestId("conn")).toHaveTextContent("open"), {
-      timeout: 8000,
+      timeout: 30_000,
     });
     await waitFor(
       () =>
@@ -485,7 +485,7 @@ export const InterruptedStillRunning: Story = {
           "data-status",
           "interrupted",
         ),
-      { timeout: 8000 },
+      { timeout: 30_000 },
     );
   },
 };
@@ -496,7 +496,7 @@ export const InterruptedStopped: Story = {
   play: async ({ canvasElement }) => {
     const group = await findRun(canvasElement, "Crawler");
     const c = within(group);
-    await waitFor(() => expect(group).toHaveAttribute("data-status", "interrupted"), { timeout: 8000 });
+    await waitFor(() => expect(group).toHaveAttribute("data-status", "interrupted"), { timeout: 30_000 });
     expect(c.getByText("The run took longer than its time window.")).toBeVisible();
     expect(c.getByText(/agent stopped/)).toBeVisible();
     expect(c.getByRole("button", { name: "Reconnect" })).toBeDisabled();
@@ -511,7 +511,7 @@ export const LongResultTruncated: Story = {
   play: async ({ canvasElement }) => {
     const group = await findRun(canvasElement, "Reporter");
     const c = within(group);
-    await waitFor(() => expect(group).toHaveAttribute("data-status", "completed"), { timeout: 8000 });
+    await waitFor(() => expect(group).toHaveAttribute("data-status", "completed"), { timeout: 30_000 });
     await userEvent.click(c.getByRole("button", { name: /Details/ }));
     const toggle = c.getByRole("button", { name: "Show all" });
     expect(toggle).toHaveAttribute("aria-expanded", "false");
@@ -528,11 +528,11 @@ export const DrillIn: Story = {
   args: { word: "complete" },
   play: async ({ canvasElement }) => {
     const group = await findRun(canvasElement, "Researcher");
-    await waitFor(() => expect(group).toHaveAttribute("data-status", "completed"), { timeout: 8000 });
+    await waitFor(() => expect(group).toHaveAttribute("data-status", "completed"), { timeout: 30_000 });
     await userEvent.click(within(group).getByRole("button", { name: "Open agent chat" }));
     const panel = within(canvasElement).getByRole("region", { name: "Chat of Researcher" });
     await waitFor(() => expect(within(panel).getByText(/Looking for sources\. Found two\./)).toBeVisible(), {
-      timeout: 8000,
+      timeout: 30_000,
     });
     await userEvent.click(within(panel).getByRole("button", { name: "Close chat" }));
     expect(within(canvasElement).queryByRole("region", { name: "Chat of Researcher" })).toBeNull();
@@ -547,18 +547,18 @@ export const Nested: Story = {
   play: async ({ canvasElement }) => {
     const outer = await findRun(canvasElement, "Planner");
     expect(outer).toHaveAttribute("data-depth", "0");
-    await waitFor(() => expect(outer).toHaveAttribute("data-status", "completed"), { timeout: 10_000 });
+    await waitFor(() => expect(outer).toHaveAttribute("data-status", "completed"), { timeout: 30_000 });
     // Completed runs close; opening one follows its child.
     const open = async (group: HTMLElement, name: string) => {
       const trigger = within(group).getAllByRole("button", { name: `Details of ${name}` })[0] as HTMLElement;
       if (trigger.getAttribute("aria-expanded") === "false") await userEvent.click(trigger);
     };
     await open(outer, "Planner");
-    const inner = await within(outer).findByRole("group", { name: "Researcher" }, { timeout: 8000 });
+    const inner = await within(outer).findByRole("group", { name: "Researcher" }, { timeout: 30_000 });
     expect(inner).toHaveAttribute("data-depth", "1");
     expect(outer).toHaveAttribute("data-following");
     await open(inner, "Researcher");
-    const innermost = await within(inner).findByRole("group", { name: "FactChecker" }, { timeout: 8000 });
+    const innermost = await within(inner).findByRole("group", { name: "FactChecker" }, { timeout: 30_000 });
     expect(innermost).toHaveAttribute("data-depth", "2");
     await open(innermost, "FactChecker");
     await waitFor(() => expect(within(innermost).getAllByText(/FactChecker done\./)[0]).toBeVisible());
@@ -583,7 +583,7 @@ export const AllStates: Story = {
           "interrupted",
         ]);
       },
-      { timeout: 10_000 },
+      { timeout: 30_000 },
     );
   },
 };

@@ -86,7 +86,7 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-const T = { timeout: 10_000 };
+const T = { timeout: 30_000 };
 const card = (canvasElement: HTMLElement, name = "processPayment") =>
   within(canvasElement).findByRole("article", { name }, T);
 const body = (canvasElement: HTMLElement) => within(canvasElement.ownerDocument.body);

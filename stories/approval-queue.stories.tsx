@@ -61,7 +61,7 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-const T = { timeout: 15_000 };
+const T = { timeout: 30_000 };
 const items = (canvasElement: HTMLElement) => within(canvasElement).queryAllByRole("listitem");
 
 /**

@@ -159,14 +159,14 @@ export const LiveCompaction: StoryObj<typeof LiveChat> = {
   render: () => <LiveChat first="weather please" />,
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
-    await c.findByText(/sunny/, {}, { timeout: 8000 });
+    await c.findByText(/sunny/, {}, { timeout: 30_000 });
     await userEvent.click(c.getByRole("button", { name: "Compact" }));
     await waitFor(() => expect(c.getByTestId("status")).toHaveAttribute("data-state", "compacting"), {
-      timeout: 8000,
+      timeout: 30_000,
     });
-    const note = await c.findByRole("note", { name: "Earlier messages summarised" }, { timeout: 8000 });
+    const note = await c.findByRole("note", { name: "Earlier messages summarised" }, { timeout: 30_000 });
     expect(note).toHaveTextContent(/Summary: the user asked/);
-    await c.findByText("I compacted our earlier conversation into a summary.", {}, { timeout: 8000 });
+    await c.findByText("I compacted our earlier conversation into a summary.", {}, { timeout: 30_000 });
     await waitFor(() => expect(c.getByTestId("status")).toHaveAttribute("data-compacted"));
   },
 };
@@ -176,11 +176,11 @@ export const BranchNavigation: StoryObj<typeof LiveChat> = {
   render: () => <LiveChat first="an idea please" />,
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
-    const first = await c.findByText(/^Idea number \d+\.$/, {}, { timeout: 8000 });
+    const first = await c.findByText(/^Idea number \d+\.$/, {}, { timeout: 30_000 });
     const firstText = first.textContent ?? "";
     await waitFor(() => expect(c.getByRole("button", { name: "Regenerate" })).toBeEnabled());
     await userEvent.click(c.getByRole("button", { name: "Regenerate" }));
-    const group = await c.findByRole("group", { name: "Answer 2 of 2" }, { timeout: 8000 });
+    const group = await c.findByRole("group", { name: "Answer 2 of 2" }, { timeout: 30_000 });
     expect(within(group).getByRole("button", { name: "Next answer" })).toBeDisabled();
     expect(c.queryByText(firstText)).toBeNull();
     await userEvent.click(within(group).getByRole("button", { name: "Previous answer" }));

@@ -85,7 +85,7 @@ export const NestedParallelAndChildren: StoryObj<typeof HelixStory> = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await waitFor(() => expect(c.getByLabelText("Stream status")).toHaveTextContent("completed"), {
-      timeout: 15000,
+      timeout: 30_000,
     });
     const processor = c.getByRole("group", { name: "processor" });
     const sentiment = within(processor).getByRole("group", { name: "sentiment" });
@@ -110,7 +110,7 @@ export const StreamCutMidRun: StoryObj<typeof HelixStory> = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     await waitFor(() => expect(c.getByLabelText("Stream status")).toHaveTextContent("interrupted"), {
-      timeout: 15000,
+      timeout: 30_000,
     });
     expect(c.getByRole("group", { name: "processor" })).toHaveAttribute("data-status", "interrupted");
     expect(c.getByRole("group", { name: "sentiment" })).toHaveAttribute("data-status", "interrupted");

@@ -8,7 +8,7 @@ import "./support/live-view.css";
 
 // Live View pages come from the mock under the other loopback name (test-support/loopback-origin.ts), so the
 // default sandbox never embeds a page of the story's own origin.
-const T = { timeout: 10_000 };
+const T = { timeout: 30_000 };
 
 /** The parts an app shows, with Reload. */
 function View(props: Omit<LiveViewRootProps, "allowedOrigins">) {

@@ -11,7 +11,7 @@ import "./support/live-view.css";
 // on the app's own origin is refused with the default sandbox): a development setup, hence `allowLoopbackHttp`.
 // In production the list holds the Live View origin (https) and nothing else.
 const ORIGIN = LIVE_VIEW_ORIGIN;
-const T = { timeout: 10_000 };
+const T = { timeout: 30_000 };
 
 type Refresh = (opts: { mode: LiveViewMode }) => Promise<LiveViewSession>;
 
@@ -245,6 +245,9 @@ export const TwoTabsKeyboard: Story = {
   render: () => <LiveStage />,
   play: async ({ canvasElement }) => {
     const root = await view(canvasElement);
+    // Keys on a loaded view, as a person would use it: the dark-mode run once saw focus on <body> right after a
+    // click made while the tab still read "loading" (not reproduced in 20 more runs; cause not established).
+    await waitFor(() => expect(root).toHaveAttribute("data-status", "live"), T);
     const [login, orders] = within(root).getAllByRole("tab") as [HTMLElement, HTMLElement];
     const frames = Array.from(root.querySelectorAll("iframe"));
     await userEvent.click(login);

@@ -90,18 +90,18 @@ export const ReachedAndExpected: StoryObj<typeof Timeline> = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     // The chat below suspends while its transcript loads.
-    const list = await c.findByRole("list", { name: "Milestones" }, { timeout: 8000 });
+    const list = await c.findByRole("list", { name: "Milestones" }, { timeout: 30_000 });
     const region = c.getByRole("status");
     expect(region).toHaveAttribute("aria-live", "polite");
-    await waitFor(() => expect(names(list)[0]).toBe("outline:reached"), { timeout: 8000 });
+    await waitFor(() => expect(names(list)[0]).toBe("outline:reached"), { timeout: 30_000 });
     expect(names(list).slice(1)).toEqual(["sources-gathered:upcoming", "draft:upcoming", "review:upcoming"]);
     await waitFor(() => expect(region).toHaveTextContent("Milestone reached: sources-gathered"), {
-      timeout: 8000,
+      timeout: 30_000,
     });
     // A progress tick in between changes the text above, never the announcement.
-    await waitFor(() => expect(c.getByText("Drafting")).toBeVisible(), { timeout: 8000 });
+    await waitFor(() => expect(c.getByText("Drafting")).toBeVisible(), { timeout: 30_000 });
     expect(region).toHaveTextContent("Milestone reached: sources-gathered");
-    await waitFor(() => expect(region).toHaveTextContent("Milestone reached: draft"), { timeout: 8000 });
+    await waitFor(() => expect(region).toHaveTextContent("Milestone reached: draft"), { timeout: 30_000 });
     expect(names(list)).toEqual([
       "outline:reached",
       "sources-gathered:reached",

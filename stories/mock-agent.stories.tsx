@@ -21,7 +21,7 @@ export default meta;
 export const Open: StoryObj<typeof Connection> = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
-    await waitFor(() => expect(c.getByTestId("status")).toHaveTextContent("open"), { timeout: 5000 });
+    await waitFor(() => expect(c.getByTestId("status")).toHaveTextContent("open"), { timeout: 30_000 });
     await waitFor(() => expect(c.getByTestId("state")).toHaveTextContent('{"counter":0}'));
   },
 };

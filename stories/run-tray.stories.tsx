@@ -249,7 +249,7 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-const T = { timeout: 10_000 };
+const T = { timeout: 30_000 };
 const tray = (canvasElement: HTMLElement) =>
   within(canvasElement).getByRole("region", { name: "Background runs" });
 const findItem = (canvasElement: HTMLElement, name: string) =>
@@ -262,7 +262,7 @@ export const Empty: Story = {
   play: async ({ canvasElement }) => {
     const c = within(canvasElement);
     // The chat below suspends while its transcript loads.
-    const trigger = await c.findByRole("button", { name: "Background runs" }, { timeout: 8000 });
+    const trigger = await c.findByRole("button", { name: "Background runs" }, { timeout: 30_000 });
     await expect(trigger).toHaveAttribute("aria-expanded", "true");
     await expect(c.getByText("No background runs")).toBeVisible();
     await userEvent.click(trigger);
