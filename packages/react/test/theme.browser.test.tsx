@@ -167,17 +167,6 @@ describe("the theme (@runboard/react/styles.css)", () => {
     ];
     const notInCases = ["AgentToolRun.Failure", "RunTray.ClearFinished", "RunTray.Link", "RunTray.Stalled"];
     notInCases.push("RunTray.Interrupted", "Progress.Data", "LiveView.Reload", "LiveView.Error");
-    // Issue 19's parts: a synchronous AgentTool run and a helix persistent child have no SSR case yet.
-    notInCases.push("AgentToolRun.Prompt", "AgentToolRun.AllowedTools", "AgentToolRun.Model");
-    notInCases.push(
-      "AgentToolRun.Blocked",
-      "AgentToolRun.CutByAgent",
-      "HelixChild.SendMessage",
-      "HelixChild.Terminate",
-    );
-    // Issue 16's status and branch parts have no SSR case yet either.
-    notInCases.push("ChatStatus.Root", "ChatStatus.Message", "ChatStatus.Compaction", "ChatStatus.Announcer");
-    notInCases.push("BranchPicker.Root", "BranchPicker.Previous", "BranchPicker.Next", "BranchPicker.Count");
     expect([...documented].filter((name) => !seen.has(name)).sort()).toEqual(
       [...noElement, ...notInCases].sort(),
     );
