@@ -145,6 +145,34 @@ describe("the theme (@runboard/react/styles.css)", () => {
     expect([getComputedStyle(card).backgroundColor, getComputedStyle(card).color]).toEqual(light);
   });
 
+  it("a status that gave up is an alert, the branch arrows are 24px targets, a long sync prompt wraps", async () => {
+    loadTheme();
+    const view = async (name: string) =>
+      mount(<div style={{ width: 320 }}>{CASES.find((c) => c.name === name)?.render()}</div>);
+    const colour = (value: string, prop: "color" | "backgroundColor" = "color") => {
+      const probe = document.createElement("span");
+      probe.style[prop] = value;
+      document.body.append(probe);
+      const computed = getComputedStyle(probe)[prop];
+      probe.remove();
+      return computed;
+    };
+    const gaveUp = getComputedStyle(part(await view("ChatStatus: gave up"), "ChatStatus.Message"));
+    expect([gaveUp.color, gaveUp.backgroundColor]).toEqual([
+      colour("var(--rb-color-danger)"),
+      colour("var(--rb-color-danger-subtle)", "backgroundColor"),
+    ]);
+    const recovering = getComputedStyle(part(await view("ChatStatus: recovering"), "ChatStatus.Message"));
+    expect(recovering.color).toBe(colour("var(--rb-color-accent)"));
+    const picker = await view("BranchPicker: 2 of 3");
+    for (const name of ["BranchPicker.Previous", "BranchPicker.Next"]) {
+      const { width, height } = part(picker, name).getBoundingClientRect();
+      expect(Math.min(width, height), name).toBeGreaterThanOrEqual(24);
+    }
+    const run = part(await view("AgentToolRun (sync): completed, cut by the agent"), "AgentToolRun.Root");
+    expect(run.scrollWidth).toBeLessThanOrEqual(run.clientWidth);
+  });
+
   it("every part rendered names itself with a documented data-rb-part", async () => {
     const documented = new Set(
       [...contract.matchAll(/^\| `([A-Za-z]+\.[A-Za-z]+)`/gm)].map((m) => m[1] ?? ""),
@@ -167,17 +195,6 @@ describe("the theme (@runboard/react/styles.css)", () => {
     ];
     const notInCases = ["AgentToolRun.Failure", "RunTray.ClearFinished", "RunTray.Link", "RunTray.Stalled"];
     notInCases.push("RunTray.Interrupted", "Progress.Data", "LiveView.Reload", "LiveView.Error");
-    // Issue 19's parts: a synchronous AgentTool run and a helix persistent child have no SSR case yet.
-    notInCases.push("AgentToolRun.Prompt", "AgentToolRun.AllowedTools", "AgentToolRun.Model");
-    notInCases.push(
-      "AgentToolRun.Blocked",
-      "AgentToolRun.CutByAgent",
-      "HelixChild.SendMessage",
-      "HelixChild.Terminate",
-    );
-    // Issue 16's status and branch parts have no SSR case yet either.
-    notInCases.push("ChatStatus.Root", "ChatStatus.Message", "ChatStatus.Compaction", "ChatStatus.Announcer");
-    notInCases.push("BranchPicker.Root", "BranchPicker.Previous", "BranchPicker.Next", "BranchPicker.Count");
     expect([...documented].filter((name) => !seen.has(name)).sort()).toEqual(
       [...noElement, ...notInCases].sort(),
     );

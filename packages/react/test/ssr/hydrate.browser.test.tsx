@@ -4,6 +4,7 @@
  * 61.5 s later. React must not warn or recover from a mismatch, and what only the browser knows (local times,
  * countdowns, elapsed times) must appear right after mount.
  */
+import userEvent from "@testing-library/user-event";
 import { type ReactElement, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { renderToString } from "react-dom/server";
@@ -11,7 +12,15 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { otherLoopbackOrigin } from "../../../../test-support/loopback-origin.ts";
 import { LiveView } from "../../src/live-view/index.ts";
 import { applyEnvironment, CLIENT, inEnvironment, SERVER } from "./environment.ts";
-import { Approvals, CASES, connection, type StateCase, WORKFLOW_STATE } from "./states.tsx";
+import {
+  Approvals,
+  BRANCH_STEPS,
+  CASES,
+  connection,
+  HELIX_SENT,
+  type StateCase,
+  WORKFLOW_STATE,
+} from "./states.tsx";
 
 interface Hydrated {
   container: HTMLElement;
@@ -121,6 +130,42 @@ const afterMount: Record<string, (el: HTMLElement) => void> = {
     expect(el.querySelector("article")?.getAttribute("data-status")).toBe("requested"),
   "ApprovalCard: high risk, confirm dialog open": () =>
     expect(document.querySelector('[role="alertdialog"]')?.textContent).toContain("Approve deploy?"),
+  "ChatStatus: gave up": (el) => {
+    expect(el.querySelector('[role="alert"]')?.textContent).toMatch(/could not recover/);
+    expect(el.querySelector('[role="status"]')?.textContent).toMatch(/could not recover/);
+  },
+  "RunTray (helix): persistent child completed": (el) => {
+    expect(el.querySelector("form")?.hasAttribute("data-disabled")).toBe(true);
+    expect(
+      Array.from(el.querySelectorAll("button, input")).map((b) => (b as HTMLButtonElement).disabled),
+    ).toEqual([
+      false, // the tray's trigger
+      true,
+      true,
+      true,
+    ]);
+  },
+};
+
+/** What a person does right after hydration, and what the app's callback then sees: the server's markup is live. */
+const interactions: Record<string, (el: HTMLElement) => Promise<void>> = {
+  "BranchPicker: 1 of 2": async (el) => {
+    const [previous, next] = Array.from(el.querySelectorAll("button"));
+    expect(previous?.disabled).toBe(true);
+    await userEvent.click(next as HTMLButtonElement);
+    expect(BRANCH_STEPS).toContain("answer-a → 1");
+  },
+  "BranchPicker: 2 of 3": async (el) => {
+    await userEvent.click(el.querySelector('[aria-label="Previous answer"]') as HTMLButtonElement);
+    expect(BRANCH_STEPS).toContain("answer-b → 0");
+  },
+  "RunTray (helix): persistent child running": async (el) => {
+    const input = el.querySelector('input[aria-label="Message to researcher-1"]') as HTMLInputElement;
+    await userEvent.type(input, "dig deeper");
+    await userEvent.click(el.querySelector('form button[type="submit"]') as HTMLButtonElement);
+    expect(HELIX_SENT).toEqual(["researcher-1: dig deeper"]);
+    expect(input.value).toBe("");
+  },
 };
 
 describe("hydrating server HTML in a browser with another locale, time zone and clock", () => {
@@ -140,6 +185,7 @@ describe("hydrating server HTML in a browser with another locale, time zone and 
         );
       expect(problems).toEqual([]);
       await vi.waitFor(() => afterMount[c.name]?.(container));
+      await interactions[c.name]?.(container);
     },
   );
 

@@ -5,14 +5,19 @@
  * failed refresh, a frame that loaded) start from one of these on the client and are not server-rendered.
  */
 import type { AgentClientOptions, AgentToolRuns, CallableConnection } from "@runboard/client";
+import { type HelixChild as HelixChildData, HelixChildren } from "@runboard/client/helix";
 import {
   type AgentToolMilestone,
   type AgentToolRunsState,
   type ApprovalRequest,
   getRunsForToolCall,
   type LiveViewSession,
+  type MessageBranch,
   type Part,
   type AgentToolRun as RunData,
+  SYNC_AGENT_TOOL_LIMIT,
+  type SyncAgentToolRun,
+  syncAgentToolRun,
 } from "@runboard/protocol";
 import type { UIMessage } from "ai";
 import type { ReactElement, ReactNode } from "react";
@@ -25,6 +30,9 @@ import {
   useExecutionApprovals,
   useWorkflowApprovals,
 } from "../../src/approval/index.ts";
+import { BranchPicker, type BranchSource } from "../../src/branch-picker/index.ts";
+import { ChatStatus, type ChatStatusSource } from "../../src/chat-status/index.ts";
+import { HelixChild } from "../../src/helix/index.ts";
 import { LiveView, type LiveViewRootProps } from "../../src/live-view/index.ts";
 import { MilestoneTimeline } from "../../src/milestone-timeline/index.ts";
 import { Progress } from "../../src/progress/index.ts";
@@ -576,6 +584,167 @@ export function HooksPage({ host, WebSocket }: { host: string; WebSocket?: unkno
   );
 }
 
+// ───────────────────────────── chat status and branches ─────────────────────────────
+
+const IDLE: ChatStatusSource = { isRecovering: false };
+
+/** `useAgentChat()`'s status flags in each state `ChatStatus` shows (issue 16 §2). */
+const STATUSES: Record<string, ChatStatusSource> = {
+  recovering: { ...IDLE, isRecovering: true },
+  "gave up": {
+    ...IDLE,
+    recoveryGaveUp: { reason: "The assistant was interrupted and could not recover. Please try again." },
+  },
+  compacting: {
+    ...IDLE,
+    isCompacting: true,
+    session: { phase: "compacting", tokenEstimate: 9100, tokenThreshold: 8000 },
+  },
+  "a stream the agent started": { ...IDLE, serverStream: { source: "server" } },
+  "a stream another tab started": { ...IDLE, serverStream: { source: "another-tab" } },
+  "compacted, idle": { ...IDLE, compaction: { summaries: 1, toolOutputs: 2, textParts: 0 } },
+};
+
+/** Every part of `ChatStatus`. */
+function FullStatus({ chat }: { chat: ChatStatusSource }) {
+  return (
+    <ChatStatus.Root chat={chat}>
+      <ChatStatus.Message />
+      <ChatStatus.Compaction />
+      <ChatStatus.Announcer />
+    </ChatStatus.Root>
+  );
+}
+
+/** The branch steps the pickers asked for (`messageId → index`), for the hydration test to see a click land. */
+export const BRANCH_STEPS: string[] = [];
+
+/** `useAgentChat()`'s branch data for one answer shown at `index` of `count`. */
+function branches(messageId: string, index: number, count: number): BranchSource {
+  const ids = Array.from({ length: count }, (_, i) => `${messageId}-v${i + 1}`);
+  const branch: MessageBranch = { userMessageId: `${messageId}-question`, index, count, ids };
+  return {
+    branches: new Map([[messageId, branch]]),
+    selectBranch: (id, to) => {
+      BRANCH_STEPS.push(`${id} → ${to}`);
+      return true;
+    },
+  };
+}
+
+/** An answer with its picker, as a chat renders one under a regenerated reply. */
+function Answer({ id, index, count }: { id: string; index: number; count: number }) {
+  return (
+    <article>
+      <p>Idea number {index + 1}.</p>
+      <BranchPicker.Root chat={branches(id, index, count)} messageId={id}>
+        <BranchPicker.Previous /> <BranchPicker.Count /> <BranchPicker.Next />
+      </BranchPicker.Root>
+    </article>
+  );
+}
+
+// ───────────────────────────── synchronous AgentTool runs ─────────────────────────────
+
+const SYNC_PROMPT = "Read the last build logs and list every failing test with its first error line.";
+/** A child's answer the agent cut at its limit: exactly as long as the agent keeps. */
+const CUT_ANSWER = Array.from(
+  { length: 120 },
+  (_, i) => `${i + 1}. case-${i + 1}.test.ts: expected 200, got 500`,
+)
+  .join("\n")
+  .slice(0, SYNC_AGENT_TOOL_LIMIT);
+
+const SYNC_RUNS = {
+  // No allowlist and no model: every tool but AgentTool, on the parent's model.
+  blocked: syncAgentToolRun({
+    type: "tool-AgentTool",
+    toolCallId: "call-sync-running",
+    state: "input-available",
+    input: { prompt: SYNC_PROMPT },
+  }) as SyncAgentToolRun,
+  cut: syncAgentToolRun({
+    type: "tool-AgentTool",
+    toolCallId: "call-sync-cut",
+    state: "output-available",
+    input: { prompt: SYNC_PROMPT, tool_allowlist: ["Read", "Grep", "Glob"], model: "claude-haiku" },
+    output: { type: "text", text: CUT_ANSWER },
+  }) as SyncAgentToolRun,
+};
+
+/** A synchronous sub-agent call with every part it has, as the story and the playground compose it. */
+function SyncRun({ run }: { run: SyncAgentToolRun }) {
+  return (
+    <AgentToolRun.Root run={run} defaultOpen>
+      <AgentToolRun.Header>
+        <AgentToolRun.Title /> <AgentToolRun.Status />
+        <AgentToolRun.Trigger>Details</AgentToolRun.Trigger>
+      </AgentToolRun.Header>
+      <AgentToolRun.Blocked />
+      <AgentToolRun.Content>
+        <AgentToolRun.Prompt />
+        <AgentToolRun.AllowedTools />
+        <p>
+          Model: <AgentToolRun.Model />
+        </p>
+      </AgentToolRun.Content>
+      <AgentToolRun.Result maxLines={6} />
+      <AgentToolRun.CutByAgent />
+    </AgentToolRun.Root>
+  );
+}
+
+// ───────────────────────────── helix persistent children ─────────────────────────────
+
+/** The messages the helix trays sent, for the hydration test to see a send land. */
+export const HELIX_SENT: string[] = [];
+
+/** A `HelixChildren` store holding one persistent child (a `SubSessionRef`) in `status`, with both callbacks. */
+function helixChildren(name: string, status: string): HelixChildren {
+  const kids = new HelixChildren({
+    onSendMessage: (child: HelixChildData, message: string) =>
+      void HELIX_SENT.push(`${child.name}: ${message}`),
+    onTerminate: never,
+    now: () => AT,
+  });
+  kids.setRefs([
+    {
+      subSessionId: `p-agent-${name}`,
+      agentType: "researcher",
+      status,
+      startedAt: AT,
+      mode: "persistent",
+      name,
+    },
+  ]);
+  return kids;
+}
+
+const HELIX = {
+  running: helixChildren("researcher-1", "running"),
+  completed: helixChildren("researcher-2", "completed"),
+};
+
+/** A tray listing helix persistent children with Send message and Terminate, as the playground's helix view. */
+function HelixTray({ store }: { store: HelixChildren }) {
+  return (
+    <RunTray.Root runs={store.getSnapshot().runs} defaultOpen aria-label="Persistent children">
+      <RunTray.Trigger>
+        Persistent children <RunTray.Badge />
+      </RunTray.Trigger>
+      <RunTray.List>
+        <RunTray.Item>
+          <RunTray.Title /> <RunTray.Status />
+          <RunTray.Summary />
+          <RunTray.Error />
+          <HelixChild.SendMessage store={store} /> <HelixChild.Terminate store={store} />
+        </RunTray.Item>
+      </RunTray.List>
+      <RunTray.Empty>No persistent children yet.</RunTray.Empty>
+    </RunTray.Root>
+  );
+}
+
 // ───────────────────────────── the cases ─────────────────────────────
 
 const timeline = (extra: Partial<Parameters<typeof MilestoneTimeline.Root>[0]> = {}) => (
@@ -746,4 +915,28 @@ export const CASES: StateCase[] = [
     expectedWarnings: [/LiveView: a target's URL was not embedded/],
   },
   { name: "LiveView: expired", render: () => <FullLiveView session={{ ...SESSION, expiresInMs: 0 }} /> },
+
+  // ChatStatus: every state it shows (issue 16 §2), and compacted while idle.
+  ...Object.entries(STATUSES).map(([state, chat]) => ({
+    name: `ChatStatus: ${state}`,
+    render: () => <FullStatus chat={chat} />,
+  })),
+
+  // BranchPicker: the first of two answers (nothing older), the middle of three.
+  { name: "BranchPicker: 1 of 2", render: () => <Answer id="answer-a" index={0} count={2} /> },
+  { name: "BranchPicker: 2 of 3", render: () => <Answer id="answer-b" index={1} count={3} /> },
+
+  // A synchronous AgentTool call (issue 19 §2): the parent blocked on it; its result cut by the agent.
+  {
+    name: "AgentToolRun (sync): running, the parent blocked",
+    render: () => <SyncRun run={SYNC_RUNS.blocked} />,
+  },
+  { name: "AgentToolRun (sync): completed, cut by the agent", render: () => <SyncRun run={SYNC_RUNS.cut} /> },
+
+  // RunTray with a helix persistent child (issue 19 §1): running (both actions), completed (neither).
+  { name: "RunTray (helix): persistent child running", render: () => <HelixTray store={HELIX.running} /> },
+  {
+    name: "RunTray (helix): persistent child completed",
+    render: () => <HelixTray store={HELIX.completed} />,
+  },
 ];
