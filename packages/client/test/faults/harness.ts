@@ -45,7 +45,7 @@ export async function startFaultServer(
 }
 
 /** Polls `pred` (every few ms, never a fixed sleep); rejects naming `what` after `ms`. */
-export async function until(what: string, pred: () => boolean, ms = 5000): Promise<void> {
+export async function until(what: string, pred: () => boolean, ms = 60_000): Promise<void> {
   const end = Date.now() + ms;
   while (!pred()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
@@ -193,7 +193,7 @@ async function roundTrip(t: Tab, deadline: number): Promise<void> {
  * trips (a resume handshake after a reconnect takes several). Returns even if the tab never gets idle, so the
  * comparison that follows shows what is stuck instead of a bare timeout.
  */
-export async function settle(t: Tab, ms = 3000): Promise<void> {
+export async function settle(t: Tab, ms = 30_000): Promise<void> {
   const deadline = Date.now() + ms;
   let before: string | undefined;
   while (Date.now() < deadline) {

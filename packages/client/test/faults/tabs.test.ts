@@ -150,14 +150,14 @@ it("two and three tabs acting at once all end on the server's transcript", async
         if (step.drop) dropOne(tabs, host, name, step.drop.at);
         // The same action from several tabs in the same tick: the server sees them back to back.
         for (const i of step.actors) act(tabs[i] as Tab, step.action);
-        await until("the server to finish the step", () => serverIdle(host, name), 8000);
-        await Promise.all(tabs.map((t) => settle(t, 2000)));
+        await until("the server to finish the step", () => serverIdle(host, name), 60_000);
+        await Promise.all(tabs.map((t) => settle(t, 30_000)));
         srv.controller.clearFaults();
       }
       // Whatever is still waiting for a human is decided by the first tab, so the run ends idle.
       for (let round = 0; round < 4 && pendingApprovals(tabs[0] as Tab).length > 0; round++) {
         act(tabs[0] as Tab, { kind: "decide", approved: true });
-        await until("the server to finish the decisions", () => serverIdle(host, name), 8000);
+        await until("the server to finish the decisions", () => serverIdle(host, name), 60_000);
         await Promise.all(tabs.map((t) => settle(t)));
       }
       const server = serverView(srv, host, name);
