@@ -210,6 +210,13 @@ describe("parseServerFrame: wrong field types name the frame type and the field"
       "tokenEstimate",
     ],
     [
+      // The fuzz found it: the chat store refused a negative estimate the parse had let through, so the frame was
+      // reported by the wrong channel (seed 20260601, session 0, batch 196).
+      "session with a negative token estimate",
+      { type: "cf_agent_session", phase: "idle", tokenEstimate: -1, tokenThreshold: null },
+      "tokenEstimate",
+    ],
+    [
       "session with a text threshold",
       { type: "cf_agent_session", phase: "compacting", tokenEstimate: 9, tokenThreshold: "8k" },
       "tokenThreshold",

@@ -3,6 +3,7 @@
  * report it through its error channel and keep going.
  */
 import type { UIMessageChunk } from "ai";
+import { readSessionStatus } from "./compaction.ts";
 import { MAX_JSON_DEPTH, oversize, scanNesting } from "./frame-limits.ts";
 import type { AgentToolEvent, ClientFrame, ServerFrame } from "./frames.ts";
 
@@ -253,17 +254,13 @@ function chatResponse(o: Record<string, unknown>): string | undefined {
   return reason;
 }
 
-/** `cf_agent_session` (docs/protocol.md#compaction): a phase the client knows and the token numbers. */
+/**
+ * `cf_agent_session` (docs/protocol.md#compaction): the same rule the chat store reads it by, so a frame is
+ * either rejected here (and reported once, by the connection) or shown; never accepted here and refused there.
+ */
 function sessionCheck(o: Record<string, unknown>): string | undefined {
-  if (o.phase !== "idle" && o.phase !== "compacting") return "field 'phase' must be 'idle' or 'compacting'";
-  if (typeof o.tokenEstimate !== "number" || !Number.isFinite(o.tokenEstimate))
-    return "field 'tokenEstimate' must be a number";
-  if (
-    o.tokenThreshold !== null &&
-    (typeof o.tokenThreshold !== "number" || !Number.isFinite(o.tokenThreshold))
-  )
-    return "field 'tokenThreshold' must be a number or null";
-  return undefined;
+  const read = readSessionStatus(o);
+  return "problem" in read ? read.problem.replace(/^cf_agent_session: /, "") : undefined;
 }
 
 const serverChecks: Record<string, Check> = {
