@@ -7,10 +7,11 @@
 import axe from "axe-core";
 import { act, type ReactElement, StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import contract from "../../../docs/data-attributes.md?raw";
 import { Progress } from "../src/progress/index.ts";
 import themeCss from "../styles.css?raw";
+import { confirmDialogOpen } from "./ssr/confirm-dialog.ts";
 import { CASES } from "./ssr/states.tsx";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -44,21 +45,6 @@ async function mount(ui: ReactElement): Promise<HTMLElement> {
     container.remove();
   });
   return container;
-}
-
-/**
- * The confirm dialog's library loads on the first mount of \`ApprovalCard.Confirm\` (an import, not a render), so a
- * case with the dialog open shows it a moment after mounting; how long depends on the machine, so wait for it.
- */
-async function dialogLoaded(caseName: string): Promise<void> {
-  if (!/confirm dialog open/.test(caseName)) return;
-  await vi.waitFor(
-    () => {
-      if (!document.querySelector('[role="alertdialog"]'))
-        throw new Error("the confirm dialog is not open yet");
-    },
-    { timeout: 30_000, interval: 20 },
-  );
 }
 
 const bar = (value: number | null) => (
@@ -180,7 +166,7 @@ describe("the theme (@runboard/react/styles.css)", () => {
     const seen = new Set<string>();
     for (const c of CASES) {
       await mount(c.render());
-      await dialogLoaded(c.name);
+      await confirmDialogOpen(c.name);
       for (const el of document.querySelectorAll("[data-rb-part]"))
         seen.add(el.getAttribute("data-rb-part") ?? "");
       for (const clean of cleanups.splice(-1)) clean();
@@ -211,7 +197,7 @@ describe("the theme (@runboard/react/styles.css)", () => {
       const failures: string[] = [];
       for (const c of CASES) {
         const view = await mount(c.render());
-        await dialogLoaded(c.name);
+        await confirmDialogOpen(c.name);
         // Every WCAG A/AA rule, so a theme rule that breaks something else (a scroll box no keyboard reaches) fails too.
         const result = await axe.run(view, {
           runOnly: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"],

@@ -11,6 +11,7 @@ import { renderToString } from "react-dom/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { otherLoopbackOrigin } from "../../../../test-support/loopback-origin.ts";
 import { LiveView } from "../../src/live-view/index.ts";
+import { confirmDialogOpen } from "./confirm-dialog.ts";
 import { applyEnvironment, CLIENT, inEnvironment, SERVER } from "./environment.ts";
 import {
   Approvals,
@@ -173,16 +174,7 @@ describe("hydrating server HTML in a browser with another locale, time zone and 
     "%s: no warning, no recovery",
     async (_, c) => {
       const { container, problems } = await hydrate(c.render(), c.render(), c.expectedWarnings);
-      // The confirm dialog's library is an import, not a render: on a busy machine it can take longer than
-      // hydrate's pause, so wait for the dialog itself.
-      if (/confirm dialog open/.test(c.name))
-        await vi.waitFor(
-          () => {
-            if (!document.querySelector('[role="alertdialog"]'))
-              throw new Error("the confirm dialog is not open yet");
-          },
-          { timeout: 30_000, interval: 20 },
-        );
+      await confirmDialogOpen(c.name);
       expect(problems).toEqual([]);
       await vi.waitFor(() => afterMount[c.name]?.(container));
       await interactions[c.name]?.(container);
