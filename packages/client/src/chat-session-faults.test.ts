@@ -70,7 +70,7 @@ describe("ChatSession under bad input and faults", () => {
       .reverse()
       .find((f) => f.name === name && f.frame.type === "cf_agent_use_chat_response")?.frame.id as string;
     s.inject(JSON.stringify({ type: "cf_agent_use_chat_response", id, body: "{broken", done: false }));
-    await until(() => s.idle() && textOf(s.last()).endsWith("word39"), 15_000);
+    await until(() => s.idle() && textOf(s.last()).endsWith("word39"));
     expect(textOf(s.last())).toBe(WORDS);
     expect(s.errors.some((e) => e.message.includes(id))).toBe(true);
     s.close();
@@ -82,7 +82,7 @@ describe("ChatSession under bad input and faults", () => {
     await s.chat.sendMessage({ text: "slow stream please" });
     await until(() => textOf(s.last()).includes("word4"));
     for (const c of server.controller.instance("ChatAgent", name)?.conns ?? []) c.terminate();
-    await until(() => s.idle() && textOf(s.last()).endsWith("word39"), 15_000);
+    await until(() => s.idle() && textOf(s.last()).endsWith("word39"));
     expect(textOf(s.last())).toBe(WORDS);
     expect(s.chat.getSnapshot().messages).toHaveLength(2);
     s.close();
@@ -95,7 +95,7 @@ describe("ChatSession under bad input and faults", () => {
     await until(() => textOf(s.last()).includes("word3"));
     server.controller.duplicate((f) => f.name === name && f.frame.type === "cf_agent_stream_resuming");
     s.client.reconnect();
-    await until(() => s.idle() && textOf(s.last()).endsWith("word39"), 15_000);
+    await until(() => s.idle() && textOf(s.last()).endsWith("word39"));
     expect(textOf(s.last())).toBe(WORDS);
     s.close();
   });
@@ -112,7 +112,7 @@ describe("ChatSession under bad input and faults", () => {
     observer.inject('{"type":"cf_agent_stream_resume_none","reason":"idle","probeId":"stale-probe"}');
     await new Promise((r) => setTimeout(r, 50));
     expect(observer.chat.getSnapshot().isServerStreaming).toBe(true);
-    await until(() => observer.idle() && textOf(observer.last()).endsWith("word39"), 15_000);
+    await until(() => observer.idle() && textOf(observer.last()).endsWith("word39"));
     expect(textOf(observer.last())).toBe(WORDS);
     observer.close();
     sender.close();

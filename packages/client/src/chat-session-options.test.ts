@@ -144,7 +144,7 @@ describe("ChatSession options", () => {
     await keep.chat.sendMessage({ text: "slow" });
     await until(() => textOf(keep.last()).includes("w2"));
     keep.chat.dispose();
-    await until(() => server.controller.instance("Echo", keep.name)?.streaming === false, 15_000);
+    await until(() => server.controller.instance("Echo", keep.name)?.streaming === false);
     expect(textOf(server.controller.instance("Echo", keep.name)?.messages.at(-1))).toContain("w29");
     keep.client.close();
 
@@ -168,11 +168,8 @@ describe("ChatSession options", () => {
     const recovering: boolean[] = [];
     s.chat.subscribe(() => recovering.push(s.chat.getSnapshot().isRecovering));
     realTime.controller.restart("Echo", s.name, { recover: true });
-    await until(() => recovering.includes(true), 10_000);
-    await until(
-      () => s.idle() && !s.chat.getSnapshot().isRecovering && textOf(s.last()).endsWith("w29"),
-      15_000,
-    );
+    await until(() => recovering.includes(true));
+    await until(() => s.idle() && !s.chat.getSnapshot().isRecovering && textOf(s.last()).endsWith("w29"));
     expect(textOf(s.last())).toBe(Array.from({ length: 30 }, (_, i) => `w${i}`).join(" "));
     s.close();
     await realTime.close();

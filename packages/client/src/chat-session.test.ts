@@ -167,7 +167,7 @@ describe("ChatSession against the mock server", () => {
     await chat.sendMessage({ text: "slow stream please" });
     await until(() => textOf(last(chat)).includes("word5"));
     client.reconnect();
-    await until(() => idle(chat) && textOf(last(chat)).endsWith("word39"), 15_000);
+    await until(() => idle(chat) && textOf(last(chat)).endsWith("word39"));
     expect(textOf(last(chat))).toBe(Array.from({ length: 40 }, (_, i) => `word${i}`).join(" "));
     expect(chat.getSnapshot().messages).toHaveLength(2);
   });
@@ -220,7 +220,7 @@ describe("ChatSession against the mock server", () => {
   it("a detached run: the turn ends, later the notify message and the follow-up turn arrive", async () => {
     const { chat } = connect("ChatAgent", room("cs"));
     await chat.sendMessage({ text: "start background research on websockets" });
-    await until(() => chat.getSnapshot().messages.some((m) => m.id.startsWith("detached-finish:")), 15_000);
+    await until(() => chat.getSnapshot().messages.some((m) => m.id.startsWith("detached-finish:")));
     await until(() => idle(chat) && textOf(last(chat)).startsWith("Noted"));
     const roles = chat.getSnapshot().messages.map((m) => m.role);
     expect(roles).toEqual(["user", "assistant", "user", "assistant"]);

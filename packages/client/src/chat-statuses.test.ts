@@ -53,8 +53,8 @@ describe.each(["ChatAgent", "ThinkAgent"] as const)("%s: recovery statuses", (ag
   it("an eviction mid-turn shows recovering (a server stream), then the recovered answer", async () => {
     const s = connect(agent, room("recover"));
     await s.chat.sendMessage({ text: "recover please" });
-    await until(() => textOf(s.snap().messages.at(-1)).includes("Recovered:"), 15_000, "recovered text");
-    await until(s.idle, 8000, "idle");
+    await until(() => textOf(s.snap().messages.at(-1)).includes("Recovered:"), "recovered text");
+    await until(s.idle, "idle");
     console.log(
       JSON.stringify(s.seen.map((x) => [x.isRecovering, x.serverStream, x.status, x.isServerStreaming])),
     );
@@ -68,17 +68,17 @@ describe.each(["ChatAgent", "ThinkAgent"] as const)("%s: recovery statuses", (ag
   it("a recovery that gives up is shown with its reason until the next turn", async () => {
     const s = connect(agent, room("giveup"));
     await s.chat.sendMessage({ text: "give up please" });
-    await until(() => s.snap().recoveryGaveUp !== undefined, 15_000, "gave up");
+    await until(() => s.snap().recoveryGaveUp !== undefined, "gave up");
     expect(s.snap().recoveryGaveUp?.reason).toBe(
       "The assistant was interrupted and could not recover. Please try again.",
     );
-    await until(() => !s.snap().isRecovering, 8000, "recovering cleared");
+    await until(() => !s.snap().isRecovering, "recovering cleared");
     // The partial answer stays; this tab's own status is not an error (the server's turn failed, not ours).
     expect(textOf(s.snap().messages.at(-1))).toContain("Starting an answer");
     expect(s.snap().status).toBe("ready");
     await s.chat.sendMessage({ text: "hello" });
     expect(s.snap().recoveryGaveUp).toBeUndefined();
-    await until(() => s.idle() && textOf(s.snap().messages.at(-1)).startsWith("Hello"), 8000, "next turn");
+    await until(() => s.idle() && textOf(s.snap().messages.at(-1)).startsWith("Hello"), "next turn");
     s.close();
   });
 });
@@ -88,9 +88,9 @@ describe("a stream this tab did not start", () => {
     const name = room("tabs");
     const a = connect("ChatAgent", name);
     const b = connect("ChatAgent", name);
-    await until(() => a.client.status === "open" && b.client.status === "open", 8000, "open");
+    await until(() => a.client.status === "open" && b.client.status === "open", "open");
     await b.chat.sendMessage({ text: "slow stream please" });
-    await until(() => a.snap().serverStream !== undefined, 8000, "observed");
+    await until(() => a.snap().serverStream !== undefined, "observed");
     expect(a.snap().serverStream?.source).toBe("another-tab");
     expect(b.snap().serverStream).toBeUndefined();
     b.chat.stop();
@@ -101,7 +101,7 @@ describe("a stream this tab did not start", () => {
   it("names the agent's own follow-up turn after a Think notify (an agent event, not a user turn)", async () => {
     const s = connect("ThinkAgent", room("notify"));
     await s.chat.sendMessage({ text: "start background research on websockets" });
-    await until(() => s.snap().messages.length >= 4 && s.idle(), 30_000, "follow-up");
+    await until(() => s.snap().messages.length >= 4 && s.idle(), "follow-up");
     const notify = s.snap().messages[2];
     expect(notify?.role).toBe("user");
     expect(classifySyntheticMessage(notify as never)).toMatchObject({
@@ -117,13 +117,9 @@ describe("compaction (Think)", () => {
   it("shows compacting, then the summary message and the count", async () => {
     const s = connect("ThinkAgent", room("compact"));
     await s.chat.sendMessage({ text: "hello" });
-    await until(() => s.idle() && s.snap().messages.length === 2, 8000, "hello");
+    await until(() => s.idle() && s.snap().messages.length === 2, "hello");
     await s.chat.sendMessage({ text: "compact now" });
-    await until(
-      () => s.idle() && textOf(s.snap().messages.at(-1)).startsWith("I compacted"),
-      8000,
-      "compacted",
-    );
+    await until(() => s.idle() && textOf(s.snap().messages.at(-1)).startsWith("I compacted"), "compacted");
     expect(s.seen.some((x) => x.isCompacting && x.session?.phase === "compacting")).toBe(true);
     expect(s.snap().isCompacting).toBe(false);
     expect(s.snap().session?.phase).toBe("idle");
@@ -138,15 +134,15 @@ describe("compaction (Think)", () => {
     const name = room("badsession");
     const s = connect("ThinkAgent", name);
     await s.chat.sendMessage({ text: "hello" });
-    await until(() => s.idle() && s.snap().messages.length === 2, 8000, "hello");
+    await until(() => s.idle() && s.snap().messages.length === 2, "hello");
     s.inject('{"type":"cf_agent_session","phase":"compacting","tokenEstimate":100,"tokenThreshold":50}');
-    await until(() => s.snap().isCompacting, 8000, "compacting");
+    await until(() => s.snap().isCompacting, "compacting");
     const bad = '{"type":"cf_agent_session","phase":"shrinking","tokenEstimate":1,"tokenThreshold":null}';
     // Once: by the connection, not a second time by the chat store.
     s.inject(bad);
-    await until(() => s.errors.length >= 1, 8000, "reported");
+    await until(() => s.errors.length >= 1, "reported");
     await s.chat.sendMessage({ text: "hello again" });
-    await until(() => s.idle() && s.snap().messages.length === 4, 8000, "next turn");
+    await until(() => s.idle() && s.snap().messages.length === 4, "next turn");
     expect(s.errors.map((e) => e.message)).toEqual([
       "cf_agent_session: field 'phase' must be 'idle' or 'compacting'",
     ]);
@@ -159,10 +155,10 @@ describe("Think response branches", () => {
   it("a regenerate keeps the earlier answer as a sibling; selectBranch shows it", async () => {
     const s = connect("ThinkAgent", room("branches"), true);
     await s.chat.sendMessage({ text: "give me an idea" });
-    await until(() => s.idle() && s.snap().messages.length === 2, 8000, "first answer");
+    await until(() => s.idle() && s.snap().messages.length === 2, "first answer");
     const first = s.snap().messages[1];
     await s.chat.regenerate();
-    await until(() => s.snap().branches.size === 1, 8000, "branches");
+    await until(() => s.snap().branches.size === 1, "branches");
     const second = s.snap().messages[1];
     expect(second?.id).not.toBe(first?.id);
     expect(s.snap().branches.get(second?.id ?? "")).toEqual({
@@ -198,7 +194,7 @@ describe("Think response branches", () => {
     await chat.sendMessage({ text: "give me an idea" });
     await until(() => chat.getSnapshot().status === "ready" && chat.getSnapshot().messages.length === 2);
     await chat.regenerate();
-    await until(() => errors.length === 1, 8000, "reported");
+    await until(() => errors.length === 1, "reported");
     const user = chat.getSnapshot().messages[0]?.id ?? "";
     await chat.refreshBranches(user);
     expect(errors.map((e) => e.message)).toEqual([

@@ -83,7 +83,7 @@ describe("clearing a chat's runs against the mock", () => {
     const otherChat = new ChatSession({ agent: other, throttleMs: 0 });
     await settled(other);
     otherChat.clearHistory();
-    await until(() => runCount(runs) === 0, 8000, "runs cleared by the other tab");
+    await until(() => runCount(runs) === 0, "runs cleared by the other tab");
     expect(storage.map.size).toBe(0);
     for (const x of [runs, chat, otherChat]) x.dispose();
     other.close();

@@ -24,7 +24,6 @@ describe("in Chromium", () => {
     await until(
       () =>
         chat.getSnapshot().status === "ready" && textOf(chat.getSnapshot().messages.at(-1)).endsWith("Done."),
-      15_000,
     );
     const [run] = Object.values(runs.getSnapshot().runsById);
     expect(run?.status).toBe("completed");
@@ -57,7 +56,6 @@ describe("in Chromium", () => {
       () =>
         chat.getSnapshot().status === "ready" &&
         textOf(chat.getSnapshot().messages.at(-1)).endsWith("word39"),
-      20_000,
     );
     counting = false;
     // One publish per frame at most (plus the immediate one at the end of the stream).

@@ -72,7 +72,7 @@ describe("ChildFollower", () => {
     const follower = new ChildFollower({ runs: { storage: null, throttleMs: 0 } });
     const child = follower.follow(t.parent, t.top);
     if (!child) throw new Error("not followed");
-    await until(() => runsUnder(child, t.top)[0]?.status === "completed", 8000, "grandchild run");
+    await until(() => runsUnder(child, t.top)[0]?.status === "completed", "grandchild run");
     const [grandchild] = runsUnder(child, t.top);
     expect(grandchild).toMatchObject({ agentType: "Researcher", status: "completed" });
     expect(child.address.sub).toEqual([{ agent: "Planner", name: t.top.runId }]);
@@ -80,16 +80,16 @@ describe("ChildFollower", () => {
     const deeper = follower.follow(child, grandchild!);
     if (!deeper) throw new Error("not followed");
     expect(deeper.depth).toBe(2);
-    await until(() => runsUnder(deeper, grandchild!)[0]?.status === "completed", 8000, "great-grandchild");
+    await until(() => runsUnder(deeper, grandchild!)[0]?.status === "completed", "great-grandchild");
     const [great] = runsUnder(deeper, grandchild!);
     expect(great?.agentType).toBe("FactChecker");
     expect(open - socketsBefore).toBe(2);
     expect(follower.openCount).toBe(2);
 
     deeper.close();
-    await until(() => open - socketsBefore === 1, 8000, "great-grandchild socket closed");
+    await until(() => open - socketsBefore === 1, "great-grandchild socket closed");
     child.close();
-    await until(() => open === socketsBefore, 8000, "child socket closed");
+    await until(() => open === socketsBefore, "child socket closed");
     expect(follower.openCount).toBe(0);
     t.close();
   });
@@ -100,7 +100,7 @@ describe("ChildFollower", () => {
     const follower = new ChildFollower({ maxDepth: 1, maxOpen: 1, runs: { storage: null, throttleMs: 0 } });
     const child = follower.follow(t.parent, t.top);
     if (!child) throw new Error("not followed");
-    await until(() => runsUnder(child, t.top).length === 1, 8000, "grandchild run");
+    await until(() => runsUnder(child, t.top).length === 1, "grandchild run");
     // One level only: the grandchild is shown but not followed.
     expect(follower.follow(child, runsUnder(child, t.top)[0]!)).toBeNull();
     // One socket only: a second follow of the same run waits for the first to close.
@@ -110,7 +110,7 @@ describe("ChildFollower", () => {
     const again = follower.follow(t.parent, t.top);
     expect(again).not.toBeNull();
     follower.closeAll();
-    await until(() => open === socketsBefore, 8000, "sockets closed");
+    await until(() => open === socketsBefore, "sockets closed");
     t.close();
   });
 });

@@ -1,8 +1,12 @@
 /** Small helpers the client's tests share. */
 import type { UIMessage } from "ai";
 
-/** Polls until `pred` holds; fails with `what` after `ms`. Tests never assert on the time it took. */
-export async function until(pred: () => boolean, ms = 8000, what = "condition"): Promise<void> {
+/**
+ * Polls until `pred` holds; fails naming `what` after `ms`. The limit bounds a hang, never a pace: a busy CI
+ * machine (load 12 on 2 cores) took over 15 s for a research turn that takes 2 s when quiet, so no test passes
+ * a shorter one. Tests never assert on the time it took.
+ */
+export async function until(pred: () => boolean, what = "condition", ms = 60_000): Promise<void> {
   const end = Date.now() + ms;
   while (!pred()) {
     if (Date.now() > end) throw new Error(`timed out waiting for: ${what}`);

@@ -66,7 +66,7 @@ describe("ChatApprovals against the real server's pay transcript", () => {
     const a = approvals({ chat, agent });
     const b = approvals({ chat, agent });
     await chat.sendMessage({ text: "please pay ACME 250" });
-    await until(() => a.getSnapshot().length === 1, 4000, "the approval request");
+    await until(() => a.getSnapshot().length === 1, "the approval request");
     const [request] = a.getSnapshot();
     expect(request).toMatchObject({
       source: "chat",
@@ -89,7 +89,7 @@ describe("ChatApprovals against the real server's pay transcript", () => {
     });
 
     await played;
-    await until(() => a.getSnapshot()[0]?.status === "approved", 4000, "approved");
+    await until(() => a.getSnapshot()[0]?.status === "approved", "approved");
     expect(b.getSnapshot()[0]?.status).toBe("approved");
     expect(agent.sent.filter((f) => f.type === "cf_agent_tool_approval")).toHaveLength(1);
     expect(agent.sent.filter((f) => f.type === "cf_agent_tool_result")).toHaveLength(0);
