@@ -1,7 +1,14 @@
-import { MessageParts, useAgent, useAgentChat, useAgentToolEvents, useChatApprovals } from "@runboard/react";
+import {
+  MessageParts,
+  RunTray,
+  useAgent,
+  useAgentChat,
+  useAgentToolEvents,
+  useChatApprovals,
+} from "@runboard/react";
 import { type FormEvent, useState } from "react";
 
-/** A whole chat: messages with their tool calls, approval cards and helper runs, and a box to type in. */
+/** A whole chat: messages with their tool calls, approval cards and helper runs, a tray for background runs. */
 export function Chat({ host, name = "my-first-chat" }: { host: string; name?: string }) {
   const agent = useAgent({ agent: "ChatAgent", name, host });
   const chat = useAgentChat({ agent });
@@ -16,13 +23,22 @@ export function Chat({ host, name = "my-first-chat" }: { host: string; name?: st
   };
 
   return (
-    <main>
+    <main className="chat">
       <p>Connection: {agent.status}</p>
       {chat.messages.map((message) => (
         <article key={message.id} data-role={message.role}>
           <MessageParts message={message} runs={runs} approvals={approvals} />
         </article>
       ))}
+      {/* Runs that go on after the answer (`background`): status, progress, milestones, Cancel. */}
+      {runs.unboundRuns.length > 0 && (
+        <RunTray.Root runs={runs.unboundRuns} agent={agent} defaultOpen>
+          <RunTray.Trigger>
+            Background runs <RunTray.Badge />
+          </RunTray.Trigger>
+          <RunTray.List />
+        </RunTray.Root>
+      )}
       <form onSubmit={send}>
         <input aria-label="Message" value={draft} onChange={(e) => setDraft(e.target.value)} />
         <button type="submit" disabled={chat.status !== "ready" || draft === ""}>

@@ -1,5 +1,6 @@
 /// <reference types="vite/client" />
 import "@runboard/react/styles.css";
+import "./chat.css";
 import { createRoot } from "react-dom/client";
 import { App } from "./chat-app.tsx";
 
