@@ -90,7 +90,17 @@ async function askToPay(t: Tab, amount: number): Promise<ToolPart> {
     "approval request",
     () => t.idle() && payment(t.messages())?.state === "approval-requested",
     120_000,
-  );
+  ).catch((e: Error) => {
+    const s = t.chat.getSnapshot();
+    const flags = {
+      status: s.status,
+      serverStreaming: s.isServerStreaming,
+      continuation: s.isToolContinuation,
+    };
+    throw new Error(
+      `${e.message}: ${JSON.stringify(flags)}, part ${payment(s.messages)?.state}\n${chatFrames(t)}`,
+    );
+  });
   return payment(t.messages()) as ToolPart;
 }
 
@@ -124,6 +134,14 @@ const continuations = (t: Tab) =>
       .filter((f) => f.type === "cf_agent_use_chat_response" && f.continuation === true)
       .map((f) => f.id),
   ).size;
+/** The chat frames the tab received, one short line each: what a failed count is read against. */
+const chatFrames = (t: Tab) =>
+  t.received
+    .filter(
+      (f) => typeof f.type === "string" && f.type.startsWith("cf_agent_") && f.type !== "cf_agent_state",
+    )
+    .map((f) => JSON.stringify(f).slice(0, 200))
+    .join("\n");
 /** The tool-part states the server announced in `cf_agent_message_updated`, in order. */
 const updates = (t: Tab) =>
   t.received
@@ -156,7 +174,7 @@ describe.skipIf(SKIP_REAL).concurrent.each(["ai-chat", "think"] as Host[])("real
     // The duplicate gets no answer at all: one update, one continuation, no error frame.
     // (Think also announces the output in an update; AIChatAgent only streams it.)
     expect(updates(t).filter((s) => s !== "output-available")).toEqual(["approval-responded"]);
-    expect(continuations(t)).toBe(1);
+    expect(continuations(t), chatFrames(t)).toBe(1);
     expect(errorFrames(t)).toEqual([]);
     t.close();
   });
@@ -181,7 +199,7 @@ describe.skipIf(SKIP_REAL).concurrent.each(["ai-chat", "think"] as Host[])("real
     // The Deny came too late: the part was no longer `approval-requested`, so it is never `output-denied`.
     // (Think also announces the output in an update; AIChatAgent only streams it.)
     expect(updates(t).filter((s) => s !== "output-available")).toEqual(["approval-responded"]);
-    expect(continuations(t)).toBe(1);
+    expect(continuations(t), chatFrames(t)).toBe(1);
     expect(errorFrames(t)).toEqual([]);
     t.close();
   });

@@ -104,14 +104,46 @@ function tab(
   // The protocol's end of a response: a chat frame with `done`. `status` alone can read `ready` before it,
   // e.g. while a stream cut by a reconnect waits for the resume probe's answer (docs/protocol.md#resume-handshake).
   let doneFrames = 0;
+  /** The last frames in and out, for the message of a wait that times out. */
+  const recent: string[] = [];
+  const note = (dir: string, data: unknown) => {
+    recent.push(`${dir} ${String(data).slice(0, 160)}`);
+    if (recent.length > 30) recent.shift();
+  };
+  const send = client.send.bind(client);
+  client.send = (data: string) => {
+    note("out", data);
+    send(data);
+  };
   client.addEventListener("message", (e) => {
     const data = (e as MessageEvent).data;
+    note("in ", data);
     if (typeof data !== "string" || !data.includes('"done":true')) return;
     const f = JSON.parse(data) as { type?: string; done?: boolean };
     if (f.type === "cf_agent_use_chat_response" && f.done === true) doneFrames++;
   });
   return {
     doneFrames: () => doneFrames,
+    /** What the tab was in, for a timed-out wait: the chat's flags, the last message, the last frames. */
+    describe: () => {
+      const x = snap();
+      const last = x.messages.at(-1);
+      return JSON.stringify(
+        {
+          status: x.status,
+          isServerStreaming: x.isServerStreaming,
+          isToolContinuation: x.isToolContinuation,
+          connection: client.status,
+          last: last && {
+            role: last.role,
+            parts: last.parts.map((p) => [p.type, (p as { state?: string }).state]),
+          },
+          recent,
+        },
+        null,
+        1,
+      );
+    },
     address,
     client,
     chat: session,
@@ -174,7 +206,9 @@ const visible = (ms: readonly UIMessage[]) =>
   }));
 
 async function settled(t: Tab, what: string, pred: () => boolean, ms?: number) {
-  await until(what, () => t.idle() && pred(), ms);
+  await until(what, () => t.idle() && pred(), ms).catch((e: Error) => {
+    throw new Error(`${e.message}\n${t.describe()}`);
+  });
 }
 
 /** Drops the tab's socket (as a network failure would) when its `at`-th frame from now arrives. */
