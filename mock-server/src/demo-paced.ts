@@ -115,7 +115,7 @@ const PACED_LEVELS: PacedLevel[] = [
     ],
     after: [
       [0.9, "Putting the answer together", 1000],
-      [0.97, "Checking the plan", 600],
+      [1, "Plan ready", 600],
     ],
   },
   {
@@ -130,7 +130,7 @@ const PACED_LEVELS: PacedLevel[] = [
     ],
     after: [
       [0.85, "Writing up the findings", 1000],
-      [0.95, "Citing the sources", 600],
+      [1, "Findings written", 600],
     ],
   },
   {
