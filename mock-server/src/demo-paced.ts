@@ -1,11 +1,17 @@
 /**
- * The demo scripts paced for a person (`createDemoAgents({ pace: "people" })`, what `npm run dev` and
+ * The demo runs at either pace. `people` (`createDemoAgents({ pace: "people" })`, what `npm run dev` and
  * `runboard-mock` serve): a background run of about 25 s with a progress tick every one to two seconds and
- * four milestones, and a nested run whose levels stay open long enough to expand while they work. The
- * recorded scripts in `demo.ts` stay as they are: the fidelity tests compare them with the real server.
- * Times are script time, scaled by the server's `delayScale` like every other delay.
+ * four milestones, and a nested run whose levels stay open long enough to expand while they work.
+ * `recorded`: the quick scripts; the recorded background stays in `demo.ts`, where the fidelity tests compare
+ * it with the real server. Times are script time, scaled by the server's `delayScale` like every other delay.
  */
 import { type ChildRunSpec, type ChildStep, delay, milestone, progress, type Step, text } from "./script.ts";
+
+/**
+ * How the demo runs are paced: `recorded` as the real server was recorded (quick; what tests compare),
+ * `people` slow enough for a person to watch, cancel and open (`background` ~25 s, `nested` ~20 s).
+ */
+export type DemoPace = "recorded" | "people";
 
 /** What the researcher reads, one line of its chat per source. */
 const SOURCES = [
@@ -93,17 +99,20 @@ export function backgroundAtPeoplePace(topic: string): Extract<Step, { kind: "de
   };
 }
 
-/** One level of the paced nested demo: what it says, its ticks before and after the level below. */
-interface PacedLevel {
+/** How one level of `nested` ticks at a person's pace, before and after the level below it. */
+type Ticks = Array<[fraction: number, message: string, ms: number]>;
+
+/** One level of the `nested` demo: Planner → Researcher → FactChecker, each awaiting the next. */
+interface NestedLevel {
   tool: string;
   agentType: string;
   icon: string;
   says: string;
-  before: Array<[fraction: number, message: string, ms: number]>;
-  after: Array<[fraction: number, message: string, ms: number]>;
+  before: Ticks;
+  after: Ticks;
 }
 
-const PACED_LEVELS: PacedLevel[] = [
+const NESTED_LEVELS: NestedLevel[] = [
   {
     tool: "plan",
     agentType: "Planner",
@@ -137,29 +146,43 @@ const PACED_LEVELS: PacedLevel[] = [
     tool: "factCheck",
     agentType: "FactChecker",
     icon: "✔",
-    says: "Checking the claim against 6 sources.",
-    before: Array.from({ length: 6 }, (_, i) => [(i + 1) / 7, `Checking source ${i + 1} of 6`, 1400]),
+    says: "Checking the claim against 3 sources.",
+    before: Array.from({ length: 6 }, (_, i) => [
+      (i + 1) / 7,
+      `${i % 2 ? "Comparing" : "Reading"} source ${Math.floor(i / 2) + 1} of 3`,
+      1400,
+    ]),
     after: [[1, "Claim verified", 400]],
   },
 ];
 
-const ticks = (list: PacedLevel["before"], phase: string): ChildStep[] =>
+const ticks = (list: Ticks, phase: string): ChildStep[] =>
   list.flatMap(([fraction, message, ms]) => [progress(fraction, message, phase), delay(ms)]);
 
 /**
- * Level `depth` of `nested` at a person's pace: Planner (~20 s) → Researcher (~16 s) → FactChecker (~10 s),
- * each ticking every one to two seconds, so a person can expand a level and watch the next one appear.
+ * Level `depth` of the `nested` demo. At the recorded pace each level says one line and reports one progress.
+ * At a person's pace the Planner runs ~20 s, the Researcher ~16 s, the FactChecker ~10 s, each ticking every
+ * one to two seconds, so a person can expand a level and watch the next one appear.
  */
-export function nestedAtPeoplePace(depth = 1): ChildRunSpec {
-  const level = PACED_LEVELS[depth - 1] ?? (PACED_LEVELS[0] as PacedLevel);
-  const next = PACED_LEVELS[depth];
-  // While the level below works, this one says what it waits for; its bar stays where it was.
+export function nestedRun(pace: DemoPace, depth = 1): ChildRunSpec {
+  const level = NESTED_LEVELS[depth - 1] ?? (NESTED_LEVELS[0] as NestedLevel);
+  const next = NESTED_LEVELS[depth];
+  const people = pace === "people";
   const deeper: ChildStep[] = next
     ? [
-        progress(level.before.at(-1)?.[0] ?? 0.5, `Waiting for the ${next.agentType}`, "waiting"),
-        { kind: "agent-tool", runs: [nestedAtPeoplePace(depth + 1)] },
+        // While the level below works, this one says what it waits for; its bar stays where it was.
+        ...(people
+          ? [progress(level.before.at(-1)?.[0] ?? 0.5, `Waiting for the ${next.agentType}`, "waiting")]
+          : []),
+        { kind: "agent-tool", runs: [nestedRun(pace, depth + 1)] },
       ]
     : [];
+  const working: ChildStep[] = people
+    ? [
+        ...ticks(level.before, "working"),
+        ...(next ? [] : [milestone("claim-verified", { data: { verdict: "true" } })]),
+      ]
+    : [progress(0.5, level.says, "working")];
   return {
     tool: level.tool,
     agentType: level.agentType,
@@ -167,10 +190,9 @@ export function nestedAtPeoplePace(depth = 1): ChildRunSpec {
     display: { name: level.agentType, icon: level.icon },
     steps: [
       text(level.says, { delayMs: 60 }),
-      ...ticks(level.before, "working"),
-      ...(depth === PACED_LEVELS.length ? [milestone("claim-verified", { data: { verdict: "true" } })] : []),
+      ...working,
       ...deeper,
-      ...ticks(level.after, "finishing"),
+      ...(people ? ticks(level.after, "finishing") : []),
       text(` ${level.agentType} done (level ${depth}).`, { delayMs: 60 }),
     ],
   };

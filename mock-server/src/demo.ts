@@ -5,7 +5,7 @@
  * `createDemoAgents({ pace: "people" })` swaps in slower `background` and `nested` runs a person can watch
  * (`demo-paced.ts`); `demoAgents` keeps the recorded pace.
  */
-import { backgroundAtPeoplePace, nestedAtPeoplePace } from "./demo-paced.ts";
+import { backgroundAtPeoplePace, type DemoPace, nestedRun } from "./demo-paced.ts";
 import {
   type ChildRunSpec,
   type ChildStep,
@@ -71,31 +71,6 @@ const research = (query: string): ChildRunSpec => ({
   steps: researcherSteps(),
 });
 
-const NESTED_LEVELS = [
-  { tool: "plan", agentType: "Planner", icon: "🗺", says: "Splitting the work; asking a researcher." },
-  { tool: "research", agentType: "Researcher", icon: "🔎", says: "Researching; asking a fact checker." },
-  { tool: "factCheck", agentType: "FactChecker", icon: "✔", says: "Checking the claim against 3 sources." },
-] as const;
-
-/** Level `depth` of the "nested" demo: Planner → Researcher → FactChecker, each awaiting the next. */
-const nestedRun = (depth: number): ChildRunSpec => {
-  const level = NESTED_LEVELS[depth - 1] ?? NESTED_LEVELS[0];
-  const deeper =
-    depth < NESTED_LEVELS.length ? [{ kind: "agent-tool" as const, runs: [nestedRun(depth + 1)] }] : [];
-  return {
-    tool: level.tool,
-    agentType: level.agentType,
-    input: { task: level.says },
-    display: { name: level.agentType, icon: level.icon },
-    steps: [
-      text(level.says, { delayMs: 60 }),
-      progress(0.5, level.says, "working"),
-      ...deeper,
-      text(` ${level.agentType} done (level ${depth}).`, { delayMs: 60 }),
-    ],
-  };
-};
-
 const HELP =
   "Try one of these words: hello, weather, pay, locate, research, fanout, background, browse, expense, deploy, fail, nested, slow.";
 
@@ -106,12 +81,6 @@ function amountOf(t: string) {
 function recipientOf(t: string) {
   return /pay\s+([A-Z][\w-]*)/i.exec(t)?.[1] ?? "ACME";
 }
-
-/**
- * How the demo runs are paced: `recorded` as the real server was recorded (quick; what tests compare),
- * `people` slow enough for a person to watch, cancel and open (`background` ~25 s, `nested` ~20 s).
- */
-export type DemoPace = "recorded" | "people";
 
 /** Turns both hosts share. */
 const sharedTurns = (host: "ai-chat" | "think", pace: DemoPace): TurnRule[] => [
@@ -327,10 +296,7 @@ const sharedTurns = (host: "ai-chat" | "think", pace: DemoPace): TurnRule[] => [
   {
     // Three levels below the parent: each child dispatches the next as an agent tool of its own.
     match: /\bnested\b/i,
-    steps: [
-      { kind: "agent-tool", runs: [pace === "people" ? nestedAtPeoplePace() : nestedRun(1)] },
-      afterTool("plan"),
-    ],
+    steps: [{ kind: "agent-tool", runs: [nestedRun(pace)] }, afterTool("plan")],
   },
   {
     match: /\bslow\b/i,
@@ -431,6 +397,8 @@ const deployPause: Step = {
   output: { ok: true, url: "https://web-app.example", version: "2026.11.22" },
   message: "Deploying web-app to production needs approval.",
 };
+
+export type { DemoPace } from "./demo-paced.ts";
 
 /** Options of {@link createDemoAgents}. */
 export interface DemoAgentsOptions {
