@@ -6,6 +6,8 @@
 //                                 runboard-mock CLI, which does the same)
 //   --port N                      the agent server's port (default 8787, or PORT_MOCK for the mock);
 //                                 0 picks any free port
+//   --pace recorded               the mock's quick recorded pace instead of the one paced for people
+//                                 (background ~25 s, nested ~20 s)
 // Ctrl-C stops everything. VITE_AGENT_HOST, when set, points the playground elsewhere (not with --real).
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -17,7 +19,8 @@ import { parseArgs } from "node:util";
 const HOST = "127.0.0.1";
 const DEFAULT_PORT = 8787;
 const repo = fileURLToPath(new URL("..", import.meta.url));
-const WORDS = "hello, pay ACME 250, research durable objects, background research on queues, weather, browse";
+const WORDS =
+  "hello, pay ACME 250, research durable objects, background research on queues, nested, weather, browse";
 
 /** One line of the summary: a label in a fixed-width column, then the text. */
 const line = (label, text) => `${label.padEnd(21)}${text}`;
@@ -30,6 +33,8 @@ Options:
   --port N      port of the agent server (default ${DEFAULT_PORT}; 0 = any free port)
   --real        run the real agents runtime (the conformance/ Worker) instead of the mock
   --mock-only   run only the mock agent server, no playground
+  --pace P      the mock's demo pace: people (default; background ~25 s, nested ~20 s, to watch,
+                cancel and open) or recorded (as quick as the real server was recorded)
   --verbose     with --real, show wrangler's output
   --help        this text`;
 
@@ -46,6 +51,7 @@ try {
       port: { type: "string" },
       real: { type: "boolean", default: false },
       "mock-only": { type: "boolean", default: false },
+      pace: { type: "string", default: "people" },
       verbose: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -60,6 +66,9 @@ if (args.help) {
   process.exit(0);
 }
 const real = args.real;
+if (args.pace !== "people" && args.pace !== "recorded") {
+  fail(`--pace takes people or recorded; got '${args.pace}'.\n\n${USAGE}`, 2);
+}
 const serverOnly = args["mock-only"];
 if (real && serverOnly) {
   fail(
@@ -118,7 +127,9 @@ async function startMock({ port, explicit }) {
   } catch {
     fail("Building the mock server (`tsc -b mock-server`) failed; fix the errors above and run again.");
   }
-  const { createMockAgentServer, demoAgents } = await import("../mock-server/dist/index.js");
+  const { createMockAgentServer, createDemoAgents } = await import("../mock-server/dist/index.js");
+  // Paced for people by default: a background run a person can watch, cancel and open.
+  const demoAgents = createDemoAgents({ pace: args.pace });
   const start = (p) => createMockAgentServer({ port: p, host: HOST, agents: demoAgents });
   let mock;
   try {

@@ -5,7 +5,7 @@
 import { parseArgs } from "node:util";
 
 const DEFAULT_PORT = 8787;
-const HELP = `Usage: runboard-mock [--port <n>] [--host <address>] [--allow-origin <origin>]…
+const HELP = `Usage: runboard-mock [--port <n>] [--host <address>] [--allow-origin <origin>]… [--pace <pace>]
 
 Serves the Runboard demo agents (ChatAgent, ThinkAgent) over the Cloudflare Agents wire protocol.
 
@@ -15,10 +15,12 @@ Serves the Runboard demo agents (ChatAgent, ThinkAgent) over the Cloudflare Agen
   --allow-origin <origin>
                     a web page origin that may connect besides localhost, 127.0.0.1 and [::1]
                     (e.g. http://192.168.1.20:5173); repeat for more
+  --pace <pace>     people (default): background (~25 s) and nested (~20 s) runs slow enough to watch,
+                    cancel and open; recorded: as quick as the real server was recorded
   -h, --help        show this help
 
-Say hello, weather, pay, locate, research, fanout, background, browse, expense, deploy, fail or slow
-to an agent to pick its script.`;
+Say hello, weather, pay, locate, research, fanout, background, browse, expense, deploy, fail, nested
+or slow to an agent to pick its script.`;
 
 /** Prints a problem the user can fix, with what to do about it, and exits. */
 function fail(message, code = 1) {
@@ -33,6 +35,7 @@ try {
       port: { type: "string" },
       host: { type: "string", default: "127.0.0.1" },
       "allow-origin": { type: "string", multiple: true, default: [] },
+      pace: { type: "string", default: "people" },
       help: { type: "boolean", short: "h", default: false },
     },
   }));
@@ -49,6 +52,8 @@ const port = explicitPort ? Number(values.port) : DEFAULT_PORT;
 if (!/^\d+$/.test(values.port ?? "0") || port > 65535)
   fail(`--port takes a port number from 0 to 65535 (0 picks a free port), not "${values.port}".`, 2);
 const host = values.host;
+if (values.pace !== "people" && values.pace !== "recorded")
+  fail(`--pace takes people or recorded, not "${values.pace}".`, 2);
 
 let mod;
 try {
@@ -60,7 +65,7 @@ try {
       "`npm run build` and try again.",
   );
 }
-const agents = mod.demoAgents;
+const agents = mod.createDemoAgents({ pace: values.pace });
 const allowedOrigins = values["allow-origin"];
 const start = (p) => mod.createMockAgentServer({ port: p, host, agents, allowedOrigins });
 

@@ -2,7 +2,10 @@
  * The demo agents `runboard-mock`, `npm run dev`, the playground and Storybook use. Words in the user's
  * message pick the script. The scripts for hello, weather, pay, locate, research, background and slow are
  * the ones the real server was recorded with (`fixtures/real-server/`), so the fidelity tests can compare.
+ * `createDemoAgents({ pace: "people" })` swaps in slower `background` and `nested` runs a person can watch
+ * (`demo-paced.ts`); `demoAgents` keeps the recorded pace.
  */
+import { backgroundAtPeoplePace, type DemoPace, nestedRun } from "./demo-paced.ts";
 import {
   type ChildRunSpec,
   type ChildStep,
@@ -68,31 +71,6 @@ const research = (query: string): ChildRunSpec => ({
   steps: researcherSteps(),
 });
 
-const NESTED_LEVELS = [
-  { tool: "plan", agentType: "Planner", icon: "🗺", says: "Splitting the work; asking a researcher." },
-  { tool: "research", agentType: "Researcher", icon: "🔎", says: "Researching; asking a fact checker." },
-  { tool: "factCheck", agentType: "FactChecker", icon: "✔", says: "Checking the claim against 3 sources." },
-] as const;
-
-/** Level `depth` of the "nested" demo: Planner → Researcher → FactChecker, each awaiting the next. */
-const nestedRun = (depth: number): ChildRunSpec => {
-  const level = NESTED_LEVELS[depth - 1] ?? NESTED_LEVELS[0];
-  const deeper =
-    depth < NESTED_LEVELS.length ? [{ kind: "agent-tool" as const, runs: [nestedRun(depth + 1)] }] : [];
-  return {
-    tool: level.tool,
-    agentType: level.agentType,
-    input: { task: level.says },
-    display: { name: level.agentType, icon: level.icon },
-    steps: [
-      text(level.says, { delayMs: 60 }),
-      progress(0.5, level.says, "working"),
-      ...deeper,
-      text(` ${level.agentType} done (level ${depth}).`, { delayMs: 60 }),
-    ],
-  };
-};
-
 const HELP =
   "Try one of these words: hello, weather, pay, locate, research, fanout, background, browse, expense, deploy, fail, nested, slow.";
 
@@ -105,7 +83,7 @@ function recipientOf(t: string) {
 }
 
 /** Turns both hosts share. */
-const sharedTurns = (host: "ai-chat" | "think"): TurnRule[] => [
+const sharedTurns = (host: "ai-chat" | "think", pace: DemoPace): TurnRule[] => [
   {
     match: /\bweather\b/i,
     steps: (ctx) => {
@@ -169,16 +147,18 @@ const sharedTurns = (host: "ai-chat" | "think"): TurnRule[] => [
   {
     match: /\bbackground\b/i,
     steps: (ctx) => [
-      {
-        kind: "detached",
-        run: {
-          tool: "startBackgroundResearch",
-          agentType: "Researcher",
-          input: { query: topicOf(ctx.userText, "websockets") },
-          steps: researcherSteps(),
-        },
-        narrateMilestones: false,
-      },
+      pace === "people"
+        ? backgroundAtPeoplePace(topicOf(ctx.userText, "websockets"))
+        : {
+            kind: "detached",
+            run: {
+              tool: "startBackgroundResearch",
+              agentType: "Researcher",
+              input: { query: topicOf(ctx.userText, "websockets") },
+              steps: researcherSteps(),
+            },
+            narrateMilestones: false,
+          },
       afterTool("startBackgroundResearch"),
     ],
   },
@@ -316,7 +296,7 @@ const sharedTurns = (host: "ai-chat" | "think"): TurnRule[] => [
   {
     // Three levels below the parent: each child dispatches the next as an agent tool of its own.
     match: /\bnested\b/i,
-    steps: [{ kind: "agent-tool", runs: [nestedRun(1)] }, afterTool("plan")],
+    steps: [{ kind: "agent-tool", runs: [nestedRun(pace)] }, afterTool("plan")],
   },
   {
     match: /\bslow\b/i,
@@ -418,53 +398,70 @@ const deployPause: Step = {
   message: "Deploying web-app to production needs approval.",
 };
 
-/** The agents `runboard-mock` and `npm run dev` serve: one of each host flavour. */
-export const demoAgents: Record<string, MockAgentDefinition> = {
-  ChatAgent: {
-    host: "ai-chat",
-    initialState: { counter: 0 },
-    turns: [
-      {
-        match: /\bdeploy\b/i,
-        steps: [
-          {
-            kind: "approval",
-            name: "deploy",
-            input: { service: "web-app", environment: "production" },
-            output: { ok: true, url: "https://web-app.example" },
+export type { DemoPace } from "./demo-paced.ts";
+
+/** Options of {@link createDemoAgents}. */
+export interface DemoAgentsOptions {
+  /** Default `recorded`; `runboard-mock` and `npm run dev` use `people`. */
+  pace?: DemoPace;
+}
+
+/** The demo agents, one of each host flavour, at the pace asked for. */
+export function createDemoAgents(options: DemoAgentsOptions = {}): Record<string, MockAgentDefinition> {
+  const pace = options.pace ?? "recorded";
+  return {
+    ChatAgent: {
+      host: "ai-chat",
+      initialState: { counter: 0 },
+      turns: [
+        {
+          match: /\bdeploy\b/i,
+          steps: [
+            {
+              kind: "approval",
+              name: "deploy",
+              input: { service: "web-app", environment: "production" },
+              output: { ok: true, url: "https://web-app.example" },
+            },
+            afterTool("deploy"),
+          ],
+        },
+        ...sharedTurns("ai-chat", pace),
+      ],
+      fallback: [text(HELP, { id: "txt-help" })],
+      callables: {
+        increment(api, by) {
+          const s = api.state as { counter: number };
+          const counter = s.counter + (typeof by === "number" ? by : 1);
+          api.setState({ ...s, counter });
+          return counter;
+        },
+        getInfo: (api) => ({ name: api.name, messageCount: api.messages.length, state: api.state }),
+        countdown: {
+          streaming: true,
+          async fn(api, from) {
+            for (let i = typeof from === "number" ? from : 3; i > 0; i--) api.send(i);
+            return "liftoff";
           },
-          afterTool("deploy"),
-        ],
-      },
-      ...sharedTurns("ai-chat"),
-    ],
-    fallback: [text(HELP, { id: "txt-help" })],
-    callables: {
-      increment(api, by) {
-        const s = api.state as { counter: number };
-        const counter = s.counter + (typeof by === "number" ? by : 1);
-        api.setState({ ...s, counter });
-        return counter;
-      },
-      getInfo: (api) => ({ name: api.name, messageCount: api.messages.length, state: api.state }),
-      countdown: {
-        streaming: true,
-        async fn(api, from) {
-          for (let i = typeof from === "number" ? from : 3; i > 0; i--) api.send(i);
-          return "liftoff";
         },
       },
     },
-  },
-  ThinkAgent: {
-    host: "think",
-    turns: [
-      { match: /\bdeploy\b/i, steps: [deployPause, text("The deploy is paused until someone approves it.")] },
-      ...sharedTurns("think"),
-    ],
-    fallback: [text(HELP, { id: "txt-help" })],
-    callables: {
-      getInfo: (api) => ({ name: api.name, messageCount: api.messages.length, state: api.state ?? null }),
+    ThinkAgent: {
+      host: "think",
+      turns: [
+        {
+          match: /\bdeploy\b/i,
+          steps: [deployPause, text("The deploy is paused until someone approves it.")],
+        },
+        ...sharedTurns("think", pace),
+      ],
+      fallback: [text(HELP, { id: "txt-help" })],
+      callables: {
+        getInfo: (api) => ({ name: api.name, messageCount: api.messages.length, state: api.state ?? null }),
+      },
     },
-  },
-};
+  };
+}
+
+/** The demo agents at the recorded pace (quick): what tests, Storybook and the fidelity comparison use. */
+export const demoAgents: Record<string, MockAgentDefinition> = createDemoAgents();

@@ -1,8 +1,9 @@
 /**
  * The core walks through the playground: hello, a payment approved and one denied, a research run beside its
- * tool call, and background runs (one cancelled, one finished). The same code runs against the mock agent server and against the real
- * `agents` runtime (workerd, offline, scripted model); only the limits of the waits and the screenshots'
- * names depend on the target. Every wait is for a state the page shows, never for time to pass.
+ * tool call, and background runs (one opened and cancelled while it runs, one finished). The same code runs
+ * against the mock agent server and against the real `agents` runtime (workerd, offline, scripted model); only
+ * the limits of the waits and the screenshots' names depend on the target. Every wait is for a state the page
+ * shows, never for time to pass.
  */
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
@@ -113,28 +114,41 @@ export function coreWalks(pg: () => Playground) {
       await page.close();
     });
 
-    it("background: a detached run in the tray, cancelled by the person while it runs", T, async () => {
-      const { target } = pg();
-      const { page, errors } = await openTab(pg());
-      // "until cancelled": the run stays open after its summary until someone cancels it (both servers), so
-      // the cancel always reaches a run that is still going, however slow the machine is.
-      await say(page, "start background research on websockets until cancelled");
-      const item = tray(page).getByRole("listitem").first();
-      await item.waitFor(wait());
-      await expect.poll(() => item.getAttribute("data-status"), wait()).toBe("running");
-      await shot(page, "16-background-running", target);
-      const cancel = item.getByRole("button", { name: /^Cancel/ });
-      await press(cancel);
-      // One press is one cancel: the button is disabled while the cancel is on its way (the run reads
-      // cancelling until its end arrives), and the run ends.
-      expect(await cancel.isDisabled()).toBe(true);
-      expect(["cancelling", "aborted"]).toContain(await item.getAttribute("data-tray-status"));
-      await expect.poll(() => item.getAttribute("data-status"), wait()).toBe("aborted");
-      await expect.poll(() => item.textContent(), wait()).toContain("Cancelled");
-      await shot(page, "17-background-cancelled", target);
-      expect(errors).toEqual([]);
-      await page.close();
-    });
+    it(
+      "background: a detached run in the tray, its chat opened and the run cancelled while it runs",
+      T,
+      async () => {
+        const { target } = pg();
+        const { page, errors } = await openTab(pg());
+        // "until cancelled": the run stays open after its summary until someone cancels it (both servers), so
+        // the chat is opened and the cancel sent while it is surely still going, however slow the machine is.
+        await say(page, "start background research on websockets until cancelled");
+        const item = tray(page).getByRole("listitem").first();
+        await item.waitFor(wait());
+        await expect.poll(() => item.getAttribute("data-status"), wait()).toBe("running");
+        // The person opens the helper's own chat while it works and reads what it has written so far. Once in
+        // two runs on the real runtime, a chat opened in the helper's first second stayed at its first word
+        // ("Researching ", its task shown as `{}`) for 90 s (not yet explained; reported with issue 17 §2),
+        // so the walk waits for that word, which every run on both servers showed.
+        await press(item.getByRole("button", { name: /^Open/ }));
+        const child = page.getByRole("region", { name: /chat$/ });
+        await child.waitFor(wait());
+        await expect.poll(() => child.textContent(), wait()).toContain("Researching");
+        expect(await item.getAttribute("data-status")).toBe("running");
+        await shot(page, "16-background-running", target);
+        const cancel = item.getByRole("button", { name: /^Cancel/ });
+        await press(cancel);
+        // One press is one cancel: the button is disabled while the cancel is on its way (the run reads
+        // cancelling until its end arrives), and the run ends.
+        expect(await cancel.isDisabled()).toBe(true);
+        expect(["cancelling", "aborted"]).toContain(await item.getAttribute("data-tray-status"));
+        await expect.poll(() => item.getAttribute("data-status"), wait()).toBe("aborted");
+        await expect.poll(() => item.textContent(), wait()).toContain("Cancelled");
+        await shot(page, "17-background-cancelled", target);
+        expect(errors).toEqual([]);
+        await page.close();
+      },
+    );
 
     it(
       "background: a detached run in the tray runs to completion with its milestones, the agent is told, the person opens the helper's chat and dismisses the run",
