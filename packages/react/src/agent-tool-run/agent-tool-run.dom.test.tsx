@@ -282,6 +282,24 @@ describe("AgentToolRun with the mock agent", () => {
     );
   });
 
+  it("shows the result of a child that answered in two text parts as two paragraphs, not glued", {
+    timeout: 120_000,
+  }, async () => {
+    const box: Harness = {};
+    const user = userEvent.setup();
+    await renderSettled(<Chat agentClass="ChatAgent" name={room()} box={box} />);
+    await until(() => expect(textOf(screen.getByTestId("conn"))).toMatch("open"));
+    await act(() => box.send?.("research about durable objects"));
+    const group = await screen.findByRole("group", { name: "Researcher" }, { timeout: 30_000 });
+    await until(() => expect(attr(group, "data-status")).toEqual("completed"));
+    await user.click(within(group).getByRole("button", { name: "Details" }));
+    // The server's summary is the child's two text parts glued ("Researching now.Summary: …").
+    const result = group.querySelector('[data-rb-part="AgentToolRun.ResultText"]');
+    expect(textOf(result)).toEqual(
+      "Researching now.\n\nSummary: found 2 sources; durable objects give each agent its own SQLite.",
+    );
+  });
+
   it("drills into the child's own chat", { timeout: 120_000 }, async () => {
     const box: Harness = {};
     const user = userEvent.setup();
