@@ -129,6 +129,21 @@ describe("Conversation: a tool call as a person reads it", () => {
     expect(container.querySelector("details")?.open).toBe(false);
   });
 
+  it("waits for approval while a card for the call is undecided, whatever the part's state (Think's pause)", () => {
+    const Card = ({ request }: { request: { status: string } }) => <article>{request.status}</article>;
+    const { container } = setup(
+      [toolMessage("a", { state: "output-available", input: { amount: 5 }, output: { paused: true } })],
+      () => <Card request={{ status: "requested" }} />,
+    );
+    expect(container.querySelector("summary")?.textContent).toContain("Waiting for approval");
+    cleanup();
+    const decided = setup(
+      [toolMessage("a", { state: "output-available", input: { amount: 5 }, output: { paused: true } })],
+      () => <Card request={{ status: "approved" }} />,
+    );
+    expect(decided.container.querySelector("summary")?.textContent).toContain("Done");
+  });
+
   it("a detached dispatch reads as a run started in the background, with a way to it", () => {
     setup([
       toolMessage("a", {

@@ -6,6 +6,7 @@
  */
 import type { AgentToolRuns } from "@runboard/client";
 import {
+  type ApprovalRequest,
   isAgentEvent,
   type AgentToolRun as Run,
   syncAgentToolRun,
@@ -30,7 +31,7 @@ import {
   useChatMessage,
 } from "@runboard/react";
 import type { UIMessage } from "ai";
-import { createContext, memo, type ReactNode, useContext, useMemo } from "react";
+import { Children, createContext, isValidElement, memo, type ReactNode, useContext, useMemo } from "react";
 import { Boundary } from "./boundary.tsx";
 import { RunView } from "./run-view.tsx";
 import { SyncRun } from "./sync-run.tsx";
@@ -149,15 +150,31 @@ const Text = ({ part, compacted }: TextPartProps) => (
 );
 const Reasoning = ({ part }: ReasoningPartProps) => <p className="reasoning">{part.text}</p>;
 
+/**
+ * Whether one of the approval cards the app rendered for a call still waits for a decision. Think's durable
+ * pause asks while its part already reads `output-available`, so the part's state alone would say "Done".
+ */
+function awaitsDecision(cards: ReactNode): boolean {
+  return Children.toArray(cards).some((card) => {
+    const request = isValidElement(card) ? (card.props as { request?: ApprovalRequest }).request : undefined;
+    return request?.status === "requested" || request?.status === "interrupted";
+  });
+}
+
 /** A tool call: its line and disclosure (`ToolCall`), the approval card and child runs in sight below it. */
 function Tool(props: ToolPartProps) {
   const { renderApproval } = useActions();
   // A synchronous sub-agent call (the delegate word) has no run events: its part alone is the run.
   const sync = syncAgentToolRun(props.part);
   if (sync) return <SyncRun run={sync} />;
+  const cards = renderApproval(props.part);
   return (
-    <ToolCall {...props} clientTool={CLIENT_TOOLS.includes(props.toolName)}>
-      {renderApproval(props.part)}
+    <ToolCall
+      {...props}
+      clientTool={CLIENT_TOOLS.includes(props.toolName)}
+      awaitingApproval={awaitsDecision(cards)}
+    >
+      {cards}
       {props.children}
     </ToolCall>
   );

@@ -69,8 +69,16 @@ export function ToolCall({
   runs,
   children,
   clientTool = false,
-}: ToolPartProps & { clientTool?: boolean }) {
-  const status = toolStatus(part, { clientTool, runs });
+  awaitingApproval = false,
+}: ToolPartProps & {
+  /** The call's tool is answered in the browser (see `CLIENT_TOOLS`). */
+  clientTool?: boolean;
+  /** An approval card for this call still waits for a decision (it overrides what the part's state says). */
+  awaitingApproval?: boolean;
+}) {
+  const status: ToolStatus = awaitingApproval
+    ? { kind: "waiting", label: "Waiting for approval" }
+    : toolStatus(part, { clientTool, runs });
   // A Live View session is shown in the browser panel; its URLs are credentials, not reading matter.
   const liveView = state === "output-available" && parseLiveViewSession(part.output) !== undefined;
   // A detached dispatch answers { runId, agentType, status }: the run itself lives in the background tray.
