@@ -93,7 +93,8 @@ export function RunView({
         <AgentToolRun.Transcript className="run-transcript">
           {transcriptPart(renderPart)}
         </AgentToolRun.Transcript>
-        <AgentToolRun.Error role="alert" />
+        {/* An interrupted run with a reason is explained by Interrupted in words; the server's text would repeat it. */}
+        {!(run.status === "interrupted" && run.reason) && <AgentToolRun.Error role="alert" />}
         <AgentToolRun.Interrupted />
         <div className="actions run-actions">
           <AgentToolRun.Retry>Retry</AgentToolRun.Retry>

@@ -70,7 +70,7 @@ export function ToolCall({
   children,
   clientTool = false,
   awaitingApproval = false,
-}: ToolPartProps & {
+}: Pick<ToolPartProps, "part" | "toolName" | "state" | "outputText" | "compacted" | "runs" | "children"> & {
   /** The call's tool is answered in the browser (see `CLIENT_TOOLS`). */
   clientTool?: boolean;
   /** An approval card for this call still waits for a decision (it overrides what the part's state says). */
