@@ -84,6 +84,9 @@ describe("Conversation: tool parts with inputs of any shape", () => {
   });
 });
 
+/** Stands in for the app's approval card: the conversation reads only its `request` prop. */
+const Card = ({ request }: { request: { status: string } }) => <article>{request.status}</article>;
+
 describe("Conversation: a tool call as a person reads it", () => {
   it("is one line with what it did and its state in words; input and output are behind a disclosure", async () => {
     const user = userEvent.setup();
@@ -130,7 +133,6 @@ describe("Conversation: a tool call as a person reads it", () => {
   });
 
   it("waits for approval while a card for the call is undecided, whatever the part's state (Think's pause)", () => {
-    const Card = ({ request }: { request: { status: string } }) => <article>{request.status}</article>;
     const { container } = setup(
       [toolMessage("a", { state: "output-available", input: { amount: 5 }, output: { paused: true } })],
       () => <Card request={{ status: "requested" }} />,
