@@ -48,6 +48,9 @@ export function coreWalks(pg: () => Playground) {
       // A second press is impossible: the decision is on its way.
       expect(await approve.isDisabled()).toBe(true);
       await page.locator('[data-tool="processPayment"][data-status="output-available"]').waitFor(wait());
+      await expect
+        .poll(() => page.locator('[data-tool="processPayment"] summary').first().textContent(), wait())
+        .toMatch(/^Pay 250 to ACME.*Done$/);
       await expect.poll(() => lastAnswer(page).textContent(), wait()).toContain("tx_123");
       expect(await card.getAttribute("data-status")).toBe("approved");
       await expect.poll(() => turnOver(page), wait()).toBe(true);
@@ -97,19 +100,27 @@ export function coreWalks(pg: () => Playground) {
       await run.waitFor(wait());
       await shot(page, "06-research-running", target);
       await page.locator('.run-card[data-status="completed"]').waitFor(wait());
+      await expect.poll(() => lastAnswer(page).textContent(), wait()).toContain("research");
+      await expect.poll(() => turnOver(page), wait()).toBe(true);
+      // The tool call is one line in words, and the helper is named once ("Researcher", not "Researcher Researcher").
+      const line = page.locator('[data-tool="research"] > details > summary').first();
+      await expect.poll(() => line.textContent(), wait()).toMatch(/^Research — .+Done$/);
+      expect(await run.locator(".run-header").textContent()).toMatch(/^Researcher(?!.*Researcher)/);
+      // The result reads as the child's two paragraphs, not glued ("Researching now.Summary: …").
+      expect(await run.locator(".run-result pre").textContent()).toMatch(/^Researching now\.\n\nSummary: /);
+      // The run closed itself on completion: its progress and milestones wait behind Details.
+      const details = run.getByRole("button", { name: "Details" });
+      await expect.poll(() => details.getAttribute("aria-expanded"), wait()).toBe("false");
+      expect(await run.locator(".timeline").count()).toBe(0);
+      await shot(page, "07-research-done", target);
+      await press(details);
+      expect(await details.getAttribute("aria-expanded")).toBe("true");
       await expect.poll(() => page.locator(".timeline li").count(), wait()).toBeGreaterThan(0);
       await expect.poll(() => page.locator(".timeline").textContent(), wait()).toContain("sources-gathered");
       // The last progress report stays readable after the run completes.
       await expect.poll(() => run.textContent(), wait()).toContain("Reading 2 sources");
-      await expect.poll(() => lastAnswer(page).textContent(), wait()).toContain("research");
-      await expect.poll(() => turnOver(page), wait()).toBe(true);
-      // The run closed itself on completion; a person opens it again to read what the helper did.
-      const details = run.getByRole("button", { name: "Details" });
-      await expect.poll(() => details.getAttribute("aria-expanded"), wait()).toBe("false");
-      await press(details);
-      expect(await details.getAttribute("aria-expanded")).toBe("true");
       await expect.poll(() => run.textContent(), wait()).toContain("gatherSources");
-      await shot(page, "07-research-done", target);
+      await shot(page, "07b-research-expanded", target);
       expect(errors).toEqual([]);
       await page.close();
     });
@@ -159,6 +170,12 @@ export function coreWalks(pg: () => Playground) {
         await say(page, "start background research on queues");
         const item = tray(page).getByRole("listitem").first();
         await item.waitFor(wait());
+        // The dispatch's answer ({ runId, status }) reads as what happened, with the way to the run.
+        const dispatch = page.locator('[data-tool="startBackgroundResearch"]').first();
+        await expect
+          .poll(() => dispatch.locator("summary").textContent(), wait())
+          .toContain("Started Researcher in the background");
+        expect(await dispatch.getByRole("button", { name: "Show in background runs" }).count()).toBe(1);
         await expect
           .poll(() => tray(page).locator("[data-count]").first().getAttribute("data-count"), wait())
           .toBe("1");

@@ -30,7 +30,16 @@ describe("the playground, as a person uses it (mock only)", () => {
     const tool = page.locator('[data-tool="getWeather"]');
     await tool.and(page.locator('[data-status="output-available"]')).waitFor({ timeout: 45_000 });
     await expect.poll(() => tool.textContent(), POLL).toContain("sunny");
+    // One line in words, the state a word; the call's input is behind the disclosure until asked for.
+    const line = tool.locator("summary");
+    expect(await line.textContent()).toMatch(/^Checked the weather in Lisbon · 21 °C, sunny.*Done$/);
+    const input = tool.locator("pre").first();
+    expect(await input.isVisible()).toBe(false);
     await shot(page, "03-weather");
+    await press(line);
+    await expect.poll(() => input.isVisible(), POLL).toBe(true);
+    expect(JSON.parse((await input.textContent()) ?? "")).toEqual({ city: "Lisbon" });
+    await shot(page, "03b-weather-details");
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -40,6 +49,10 @@ describe("the playground, as a person uses it (mock only)", () => {
     await say(page, "locate me");
     const share = page.getByRole("button", { name: "Share location" });
     await share.waitFor({ timeout: 45_000 });
+    // The prompt needs the person, so it is in sight, and the line says who it waits for.
+    expect(await page.locator('[data-tool="getLocation"] summary').textContent()).toContain(
+      "Waiting for you",
+    );
     await shot(page, "04-locate-asked");
     await press(share);
     await page

@@ -6,7 +6,9 @@
 import { CHAT_SESSION } from "@runboard/client";
 import type { UseAgentChatResult, UseAgentToolEventsResult } from "@runboard/react";
 import { cleanup, render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import type { UIMessage } from "ai";
+import type { ReactNode } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Conversation } from "./conversation.tsx";
 
@@ -18,7 +20,7 @@ afterEach(() => {
 const noRuns = Object.freeze(Object.create(null));
 
 /** The hooks' results, reduced to what `Conversation` reads. */
-function setup(messages: UIMessage[], renderApproval = () => null) {
+function setup(messages: UIMessage[], renderApproval: () => ReactNode = () => null) {
   const store = { subscribe: () => () => {}, getSnapshot: () => ({ messages }) };
   const chat = { messages, addToolOutput: () => {}, [CHAT_SESSION]: store } as unknown as UseAgentChatResult;
   const runs = { runsByToolCallId: noRuns, store: undefined } as unknown as UseAgentToolEventsResult;
@@ -58,8 +60,11 @@ describe("Conversation: tool parts with inputs of any shape", () => {
     ]);
     expect(container.querySelector("img, script")).toBeNull();
     expect(screen.getAllByText(payload).length).toBe(2);
-    expect(screen.getByText('[1,"two"]')).toBeTruthy();
-    expect(screen.getByText("42")).toBeTruthy();
+    // Inside the disclosure, pretty-printed; on the line, the first plain values only.
+    const pres = [...container.querySelectorAll("pre")].map((p) => p.textContent);
+    expect(pres).toContain('[\n  1,\n  "two"\n]');
+    expect(pres).toContain("42");
+    expect(screen.getByText("Pay — 42")).toBeTruthy();
     // A megabyte of input is cut for display.
     const pre = [...container.querySelectorAll("pre")].find((p) => p.textContent?.startsWith("xxx"));
     expect(pre?.textContent?.length).toBeLessThan(5_000);
@@ -76,6 +81,83 @@ describe("Conversation: tool parts with inputs of any shape", () => {
       } as UIMessage,
     ]);
     expect(screen.getByText("lookup")).toBeTruthy();
+  });
+});
+
+/** Stands in for the app's approval card: the conversation reads only its `request` prop. */
+const Card = ({ request }: { request: { status: string } }) => <article>{request.status}</article>;
+
+describe("Conversation: a tool call as a person reads it", () => {
+  it("is one line with what it did and its state in words; input and output are behind a disclosure", async () => {
+    const user = userEvent.setup();
+    const { container } = setup([
+      toolMessage("a", { state: "input-available", input: { invoice: "INV-7" } }),
+      toolMessage("b", {
+        state: "output-available",
+        input: { amount: 250, recipient: "ACME" },
+        output: { ok: true, txId: "tx_123" },
+      }),
+      toolMessage("c", { state: "output-error", input: {}, errorText: "Invoice service returned 503" }),
+      toolMessage("d", { state: "approval-requested", input: { amount: 5 } }),
+    ]);
+    const line = (start: string) =>
+      [...container.querySelectorAll("summary")].find((s) => s.textContent?.startsWith(start)) as HTMLElement;
+    expect(line("Pay — INV-7").textContent).toBe("Pay — INV-7Running…");
+    expect(line("Pay — 250, ACME").textContent).toContain("Done");
+    expect(screen.getByText("Failed: Invoice service returned 503")).toBeTruthy();
+    expect(screen.getByText("Waiting for approval")).toBeTruthy();
+    // No wire state words anywhere a person reads.
+    expect(container.textContent).not.toMatch(
+      /output-available|input-available|output-error|approval-requested/,
+    );
+    // Closed until asked; then the input and the output, pretty-printed.
+    const details = line("Pay — 250, ACME").parentElement as HTMLDetailsElement;
+    expect(details.open).toBe(false);
+    await user.click(line("Pay — 250, ACME"));
+    expect(details.open).toBe(true);
+    const values = [...details.querySelectorAll("pre")].map((p) => p.textContent);
+    expect(values).toEqual([
+      '{\n  "amount": 250,\n  "recipient": "ACME"\n}',
+      '{\n  "ok": true,\n  "txId": "tx_123"\n}',
+    ]);
+  });
+
+  it("keeps the approval card in sight below the line, not inside the disclosure", () => {
+    const { container } = setup(
+      [toolMessage("a", { state: "approval-requested", input: { amount: 5 } })],
+      () => <article aria-label="Approve pay">card</article>,
+    );
+    const card = screen.getByRole("article", { name: "Approve pay" });
+    expect(card.closest("details")).toBeNull();
+    expect(container.querySelector("details")?.open).toBe(false);
+  });
+
+  it("waits for approval while a card for the call is undecided, whatever the part's state (Think's pause)", () => {
+    const { container } = setup(
+      [toolMessage("a", { state: "output-available", input: { amount: 5 }, output: { paused: true } })],
+      () => <Card request={{ status: "requested" }} />,
+    );
+    expect(container.querySelector("summary")?.textContent).toContain("Waiting for approval");
+    cleanup();
+    const decided = setup(
+      [toolMessage("a", { state: "output-available", input: { amount: 5 }, output: { paused: true } })],
+      () => <Card request={{ status: "approved" }} />,
+    );
+    expect(decided.container.querySelector("summary")?.textContent).toContain("Done");
+  });
+
+  it("a detached dispatch reads as a run started in the background, with a way to it", () => {
+    setup([
+      toolMessage("a", {
+        state: "output-available",
+        input: { query: "queues" },
+        output: { runId: "r1", agentType: "Researcher", status: "running" },
+      }),
+    ]);
+    expect(screen.getByText("Started Researcher in the background")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Show in background runs" })).toBeTruthy();
+    // The raw answer is only inside the disclosure.
+    expect(screen.getByText(/"runId": "r1"/).closest("details")).toBeTruthy();
   });
 });
 

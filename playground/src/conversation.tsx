@@ -6,8 +6,8 @@
  */
 import type { AgentToolRuns } from "@runboard/client";
 import {
+  type ApprovalRequest,
   isAgentEvent,
-  parseLiveViewSession,
   type AgentToolRun as Run,
   syncAgentToolRun,
   type ToolPartLike,
@@ -24,7 +24,6 @@ import {
   type MessagePartsComponents,
   type MessagePartsRuns,
   type ReasoningPartProps,
-  RunTray,
   type TextPartProps,
   type ToolPartProps,
   type UseAgentChatResult,
@@ -32,10 +31,11 @@ import {
   useChatMessage,
 } from "@runboard/react";
 import type { UIMessage } from "ai";
-import { createContext, memo, type ReactNode, useContext, useMemo } from "react";
+import { Children, createContext, isValidElement, memo, type ReactNode, useContext, useMemo } from "react";
 import { Boundary } from "./boundary.tsx";
 import { RunView } from "./run-view.tsx";
 import { SyncRun } from "./sync-run.tsx";
+import { CLIENT_TOOLS, ToolCall } from "./tool-call.tsx";
 
 type Part = UIMessage["parts"][number];
 
@@ -46,9 +46,6 @@ export interface ConversationProps {
   /** What a tool part waiting for a human shows (the approval card). */
   renderApproval: (part: Part & ToolPartLike) => ReactNode;
 }
-
-/** The demo's client tool: the browser answers it. */
-const CLIENT_TOOLS = ["getLocation"];
 
 /** What the tool pieces act through; it changes with the app's renders, the rows do not depend on it. */
 interface Actions {
@@ -122,49 +119,64 @@ function Branches({ id }: { id: string }) {
   if (!chat) return null;
   return (
     <BranchPicker.Root chat={chat} messageId={id} className="branches">
-      <BranchPicker.Previous />
-      <BranchPicker.Count />
-      <BranchPicker.Next />
+      {/* The parts' own names ("Previous answer", "Next answer") label the arrows for screen readers. */}
+      <BranchPicker.Previous className="branch-step">
+        <Chevron dir="left" />
+      </BranchPicker.Previous>
+      <BranchPicker.Count className="branch-count" />
+      <BranchPicker.Next className="branch-step">
+        <Chevron dir="right" />
+      </BranchPicker.Next>
     </BranchPicker.Root>
   );
 }
+
+/** An arrow drawn as SVG, so it has a size and needs no font. */
+const Chevron = ({ dir }: { dir: "left" | "right" }) => (
+  <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false">
+    <path
+      d={dir === "left" ? "M10 3L5 8l5 5" : "M6 3l5 5-5 5"}
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    />
+  </svg>
+);
 
 const Text = ({ part, compacted }: TextPartProps) => (
   <p data-compacted={compacted ? "" : undefined}>{part.text}</p>
 );
 const Reasoning = ({ part }: ReasoningPartProps) => <p className="reasoning">{part.text}</p>;
 
-function Tool({
-  part,
-  toolName,
-  state,
-  inputText,
-  outputText,
-  errorText,
-  compacted,
-  children,
-}: ToolPartProps) {
-  // A Live View session is shown in the browser panel; its URLs are credentials, not reading matter.
-  const liveView = state === "output-available" && parseLiveViewSession(part.output) !== undefined;
+/**
+ * Whether one of the approval cards the app rendered for a call still waits for a decision. Think's durable
+ * pause asks while its part already reads `output-available`, so the part's state alone would say "Done".
+ */
+function awaitsDecision(cards: ReactNode): boolean {
+  return Children.toArray(cards).some((card) => {
+    const request = isValidElement(card) ? (card.props as { request?: ApprovalRequest }).request : undefined;
+    return request?.status === "requested" || request?.status === "interrupted";
+  });
+}
+
+/** A tool call: its line and disclosure (`ToolCall`), the approval card and child runs in sight below it. */
+function Tool(props: ToolPartProps) {
   const { renderApproval } = useActions();
   // A synchronous sub-agent call (the delegate word) has no run events: its part alone is the run.
-  const sync = syncAgentToolRun(part);
+  const sync = syncAgentToolRun(props.part);
   if (sync) return <SyncRun run={sync} />;
+  const cards = renderApproval(props.part);
   return (
-    <div className="tool" data-status={state} data-tool={toolName}>
-      <div className="tool-head">
-        <strong>{toolName}</strong> <span className="badge">{state}</span>
-      </div>
-      {inputText && <pre className="muted">{inputText}</pre>}
-      {renderApproval(part)}
-      {children}
-      {liveView && <p className="output muted">Live view session opened: see the agent's browser below.</p>}
-      {outputText && !liveView && <pre className="output">{outputText}</pre>}
-      {compacted && <p className="compacted muted">Output shortened when the conversation was stored.</p>}
-      {/* A detached dispatch answers { runId, status }: the run itself is in the tray. */}
-      {state === "output-available" && <RunTray.Link output={part.output} className="link" />}
-      {state === "output-error" && <p role="alert">{errorText}</p>}
-    </div>
+    <ToolCall
+      {...props}
+      clientTool={CLIENT_TOOLS.includes(props.toolName)}
+      awaitingApproval={awaitsDecision(cards)}
+    >
+      {cards}
+      {props.children}
+    </ToolCall>
   );
 }
 

@@ -4,10 +4,18 @@
  * sub-agent call's run inside it, nested levels inside their caller. Persistent children (spawned through the
  * companion tools) are listed in a RunTray with Send message and Terminate, which post to the mock.
  */
-import type { HelixRun, HelixRunsState, Part } from "@runboard/protocol";
+import {
+  type HelixRun,
+  type HelixRunsState,
+  type Part,
+  type ToolPartLike,
+  toolValueText,
+} from "@runboard/protocol";
 import { AgentToolRun, HelixChild, RunTray, useHelixChildren, useHelixRuns } from "@runboard/react";
 import { type ReactNode, useEffect, useState } from "react";
 import { AGENT_HOST } from "./config.ts";
+import { StatusIcon } from "./status-icon.tsx";
+import { ToolCall } from "./tool-call.tsx";
 
 const BASE = `http://${AGENT_HOST}`;
 const cut = new URLSearchParams(window.location.search).get("cut");
@@ -29,11 +37,14 @@ function HelixPart({ part, helix }: { part: Part; helix: Helix }): ReactNode {
   const runs = helix.getRunsForToolCall(p.toolCallId);
   if (runs.length === 0)
     return (
-      <div className="tool" data-status={p.state} data-tool={p.toolName}>
-        <div className="tool-head">
-          <strong>{p.toolName}</strong> <span className="badge">{p.state}</span>
-        </div>
-      </div>
+      <ToolCall
+        part={p as Part & ToolPartLike}
+        toolName={p.toolName ?? ""}
+        state={p.state ?? ""}
+        outputText={toolValueText(p.output)}
+        compacted={false}
+        runs={[]}
+      />
     );
   return runs.map((r) => <HelixRunCard key={r.runId} run={r} helix={helix} />);
 }
@@ -44,6 +55,9 @@ function HelixRunCard({ run, helix }: { run: HelixRun; helix: Helix }) {
   return (
     <AgentToolRun.Root runs={helix.store} runId={run.runId} open={open} className="run-card">
       <AgentToolRun.Header className="run-header">
+        <AgentToolRun.Icon className="run-icon">
+          <StatusIcon status={run.status} />
+        </AgentToolRun.Icon>
         <AgentToolRun.Title className="run-title" /> <span className="muted">called by {run.caller}</span>{" "}
         <AgentToolRun.Status className="badge" />
         <AgentToolRun.Trigger className="link" onClick={() => setOpen((o) => !o)}>

@@ -17,12 +17,12 @@ beforeAll(async () => {
 afterAll(() => server.close());
 afterEach(cleanup);
 
-function Runs({ name, box }: { name: string; box: { send?: () => void } }) {
+function Runs({ name, box, word = "nested" }: { name: string; box: { send?: () => void }; word?: string }) {
   const address = { agent: "ChatAgent", name, host: `127.0.0.1:${server.port}`, WebSocket };
   const agent = useAgent(address);
   const chat = useAgentChat({ agent, throttleMs: 0 });
   const runs = useAgentToolEvents({ agent, storage: null, throttleMs: 0 });
-  box.send = () => void chat.sendMessage({ text: "nested" });
+  box.send = () => void chat.sendMessage({ text: word });
   const renderPart = (part: { type: string; text?: string }) =>
     part.type === "text" ? <p>{part.text}</p> : null;
   return (
@@ -59,5 +59,39 @@ describe("RunView with nested runs", () => {
     expect(checker.getAttribute("data-depth")).toBe("2");
     // A nested run's child is not the app agent's child: no drill-in button for it.
     expect(within(checker).queryByRole("button", { name: "Open the helper's chat" })).toBeNull();
+  });
+});
+
+describe("RunView as a person reads a finished run", () => {
+  it("names the helper once, reads its result as paragraphs, and keeps progress and milestones behind Details", {
+    timeout: 120_000,
+  }, async () => {
+    const box: { send?: () => void } = {};
+    await act(async () => {
+      render(
+        <Runs name={`pg-research-${Date.now().toString(36)}`} box={box} word="research durable objects" />,
+      );
+    });
+    await until(() => expect(screen.getByTestId("conn").textContent).toBe("open"));
+    await act(async () => box.send?.());
+    const card = await screen.findByRole("group", { name: "Researcher" }, { timeout: 30_000 });
+    await until(() => expect(card.getAttribute("data-status")).toBe("completed"));
+    await until(() => expect(card.getAttribute("data-state")).toBe("closed"));
+    const header = card.querySelector(".run-header") as HTMLElement;
+    // "Researcher Researcher" before: the display name and the class name are the same here.
+    expect(header.textContent?.match(/Researcher/g)).toHaveLength(1);
+    // The status glyph is drawn, not an emoji the browser may have no font for.
+    expect(header.querySelector("svg.status-icon")?.getAttribute("data-status")).toBe("completed");
+    expect(header.textContent).not.toMatch(/\p{Extended_Pictographic}/u);
+    expect(card.querySelector(".run-result pre")?.textContent).toBe(
+      "Researching now.\n\nSummary: found 2 sources; durable objects give each agent its own SQLite.",
+    );
+    // Finished: no progress bar nor milestone list in sight until Details.
+    const seen = (sel: string) => [...card.querySelectorAll(sel)].filter((el) => !el.closest("[hidden]"));
+    expect(seen('[role="progressbar"]')).toHaveLength(0);
+    expect(seen(".timeline li")).toHaveLength(0);
+    await userEvent.click(within(card).getAllByRole("button", { name: "Details" })[0] as HTMLElement);
+    expect(seen('[role="progressbar"]').length).toBeGreaterThan(0);
+    expect(seen(".timeline li")[0]?.textContent).toContain("sources-gathered");
   });
 });

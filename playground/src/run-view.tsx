@@ -1,9 +1,10 @@
 /** A child run beside its tool call, built from `AgentToolRun`, `Progress` and `MilestoneTimeline`. */
 import type { AgentClientOptions, AgentToolRuns } from "@runboard/client";
-import type { AgentToolRun as Run } from "@runboard/protocol";
+import { type AgentToolRun as Run, runTitle } from "@runboard/protocol";
 import { AgentToolRun, MilestoneTimeline, type NestedRuns } from "@runboard/react";
 import { createContext, type ReactNode, useContext } from "react";
 import { RunProgress } from "./run-progress.tsx";
+import { StatusIcon } from "./status-icon.tsx";
 
 /**
  * The address the app's connection was made with. Top-level runs follow their child from it while open, so
@@ -47,6 +48,9 @@ export function RunView({
 }) {
   const address = useContext(FollowAddressContext);
   const follow = !nested && address ? { follow: address } : {};
+  // A finished run is read, not watched: its header and result stay, the rest goes behind Details.
+  const done = run.status === "completed";
+  const title = runTitle(run);
   return (
     <AgentToolRun.Root
       runs={store}
@@ -56,27 +60,41 @@ export function RunView({
       className="run-card"
     >
       <AgentToolRun.Header className="run-header">
-        <AgentToolRun.Icon /> <AgentToolRun.Title className="run-title" />{" "}
-        {run.display?.name && <AgentToolRun.AgentType className="muted" />}{" "}
-        <AgentToolRun.Status className="badge" /> <AgentToolRun.Elapsed className="muted" />
-        <AgentToolRun.Trigger className="link">Details</AgentToolRun.Trigger>
+        {/* The server's icon is an emoji (no font for it in many browsers): a drawn status glyph instead. */}
+        <AgentToolRun.Icon className="run-icon">
+          <StatusIcon status={run.status} />
+        </AgentToolRun.Icon>
+        <AgentToolRun.Title className="run-title" />
+        {/* The class name only when it says something the display name does not ("Researcher Researcher"). */}
+        {title !== run.agentType && <AgentToolRun.AgentType className="muted" />}
+        <AgentToolRun.Status className="badge" />
+        <AgentToolRun.Elapsed className="muted" />
+        <AgentToolRun.Trigger className="link run-trigger">Details</AgentToolRun.Trigger>
       </AgentToolRun.Header>
-      <RunProgress run={run} />
+      {!done && <RunProgress run={run} />}
       <MilestoneTimeline.Root run={run}>
         {/* Mounted from the start, so milestones that land later are announced (and earlier ones are not). */}
         <MilestoneTimeline.Announcer />
-        {/* Milestones stay in sight when the details are closed: they are the run's story at a glance. */}
-        {run.milestones.length > 0 && <MilestoneTimeline.List className="timeline" />}
+        {/* While it runs the milestones are its story at a glance; once done they move behind Details. */}
+        {!done && run.milestones.length > 0 && <MilestoneTimeline.List className="timeline" />}
       </MilestoneTimeline.Root>
       {/* The result stays readable when the details close on completion; long ones are cut with "Show all". */}
-      <AgentToolRun.Result className="run-result" maxLines={3} maxLength={240}>
+      <AgentToolRun.Result className="run-result" maxLines={6} maxLength={400}>
         <AgentToolRun.ResultText />
         <AgentToolRun.ResultToggle className="link" />
       </AgentToolRun.Result>
       <AgentToolRun.Content className="run-body">
-        <AgentToolRun.Input />
-        <AgentToolRun.Transcript>{transcriptPart(renderPart)}</AgentToolRun.Transcript>
-        <AgentToolRun.Error role="alert" />
+        {done && <RunProgress run={run} />}
+        {done && run.milestones.length > 0 && (
+          <MilestoneTimeline.Root run={run}>
+            <MilestoneTimeline.List className="timeline" />
+          </MilestoneTimeline.Root>
+        )}
+        <AgentToolRun.Transcript className="run-transcript">
+          {transcriptPart(renderPart)}
+        </AgentToolRun.Transcript>
+        {/* An interrupted run with a reason is explained by Interrupted in words; the server's text would repeat it. */}
+        {!(run.status === "interrupted" && run.reason) && <AgentToolRun.Error role="alert" />}
         <AgentToolRun.Interrupted />
         <div className="actions run-actions">
           <AgentToolRun.Retry>Retry</AgentToolRun.Retry>

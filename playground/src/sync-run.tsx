@@ -4,14 +4,18 @@
  */
 import type { SyncAgentToolRun } from "@runboard/protocol";
 import { AgentToolRun } from "@runboard/react";
+import { StatusIcon } from "./status-icon.tsx";
 
 export function SyncRun({ run }: { run: SyncAgentToolRun }) {
   return (
     <AgentToolRun.Root run={run} className="run-card sync-run" defaultOpen>
       <AgentToolRun.Header className="run-header">
-        <AgentToolRun.Title className="run-title" /> <span className="muted">synchronous sub-agent</span>{" "}
+        <AgentToolRun.Icon className="run-icon">
+          <StatusIcon status={run.status} />
+        </AgentToolRun.Icon>
+        <AgentToolRun.Title className="run-title" /> <span className="muted">sub-agent</span>{" "}
         <AgentToolRun.Status className="badge" />
-        <AgentToolRun.Trigger className="link">Details</AgentToolRun.Trigger>
+        <AgentToolRun.Trigger className="link run-trigger">Details</AgentToolRun.Trigger>
       </AgentToolRun.Header>
       <AgentToolRun.Blocked className="muted" />
       <AgentToolRun.Content className="run-body">

@@ -4,9 +4,20 @@
  * `retryAgentTool` callable, open a run's own chat, dismiss finished ones.
  */
 import type { AgentClient } from "@runboard/client";
-import { type AgentToolRun as Run, recoveryFor } from "@runboard/protocol";
+import { type AgentToolRun as Run, recoveryFor, toolInputGist } from "@runboard/protocol";
 import { Progress, RunTray, type UseAgentToolEventsResult } from "@runboard/react";
 import { useState } from "react";
+import { StatusIcon } from "./status-icon.tsx";
+
+/** The first plain values of a run's input preview (a JSON text, or any value), as a short line. */
+export function inputGist(preview: unknown): string {
+  if (typeof preview !== "string") return toolInputGist(preview, 3);
+  try {
+    return toolInputGist(JSON.parse(preview), 3);
+  } catch {
+    return toolInputGist(preview);
+  }
+}
 
 export function Tray({
   agent,
@@ -43,13 +54,21 @@ export function Tray({
         {(run) => (
           <RunTray.Item className="tray-item">
             <div className="tray-head">
-              <RunTray.Icon /> <RunTray.Title className="run-title" /> <RunTray.Status className="badge" />{" "}
+              {/* A drawn status glyph, not the server's emoji icon (no font for it in many browsers). */}
+              <RunTray.Icon className="run-icon">
+                <StatusIcon status={run.status} />
+              </RunTray.Icon>
+              <RunTray.Title className="run-title" /> <RunTray.Status className="badge" />{" "}
               <RunTray.Elapsed className="muted" />
             </div>
-            <RunTray.Input className="muted tray-input" />
+            {/* What it was asked, in words ("queues"), not the dispatch's JSON; the whole input on hover. */}
+            {inputGist(run.inputPreview) ? (
+              <RunTray.Input className="muted tray-input">{inputGist(run.inputPreview)}</RunTray.Input>
+            ) : (
+              <RunTray.Input className="muted tray-input" />
+            )}
             <RunTray.Progress className="progress">
               <Progress.Indicator className="progress-indicator" />
-              <Progress.Data className="muted">{(data) => JSON.stringify(data)}</Progress.Data>
             </RunTray.Progress>
             {/* A finished run's last phase ("crawling …") would read as if it still ran; a stopped one keeps it. */}
             {run.status !== "completed" && (

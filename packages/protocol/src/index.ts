@@ -30,4 +30,5 @@ export * from "./sync-agent-tool.ts";
 export * from "./synthetic-messages.ts";
 export * from "./timeline.ts";
 export * from "./tool-parts.ts";
+export * from "./tool-status.ts";
 export * from "./url.ts";

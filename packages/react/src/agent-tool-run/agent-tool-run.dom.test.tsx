@@ -194,6 +194,17 @@ const isDisabled = (el: Element) => (el as HTMLButtonElement).disabled;
 
 const until = (fn: () => void, timeout = 30_000) => waitFor(fn, { timeout });
 
+/** Renders a chat, says `word` and waits until the run named `name` completed; returns its card. */
+async function completedRun(agentClass: string, word: string, name: string) {
+  const box: Harness = {};
+  await renderSettled(<Chat agentClass={agentClass} name={room()} box={box} />);
+  await until(() => expect(textOf(screen.getByTestId("conn"))).toMatch("open"));
+  await act(() => box.send?.(word));
+  const group = await screen.findByRole("group", { name }, { timeout: 30_000 });
+  await until(() => expect(attr(group, "data-status")).toEqual("completed"));
+  return group;
+}
+
 describe("AgentToolRun with the mock agent", () => {
   it("is open while running, closes once on completion, and reopens on a click", {
     timeout: 120_000,
@@ -227,13 +238,8 @@ describe("AgentToolRun with the mock agent", () => {
   });
 
   it("cuts a long result with Show all / Show less", { timeout: 120_000 }, async () => {
-    const box: Harness = {};
     const user = userEvent.setup();
-    await renderSettled(<Chat agentClass="RunAgent" name={room()} box={box} />);
-    await until(() => expect(textOf(screen.getByTestId("conn"))).toMatch("open"));
-    await act(() => box.send?.("long"));
-    const group = await screen.findByRole("group", { name: "Writer" }, { timeout: 30_000 });
-    await until(() => expect(attr(group, "data-status")).toEqual("completed"));
+    const group = await completedRun("RunAgent", "long", "Writer");
     await user.click(within(group).getByRole("button", { name: "Details" }));
     const toggle = within(group).getByRole("button", { name: "Show all" });
     expect(attr(toggle, "aria-expanded")).toEqual("false");
@@ -282,14 +288,22 @@ describe("AgentToolRun with the mock agent", () => {
     );
   });
 
-  it("drills into the child's own chat", { timeout: 120_000 }, async () => {
-    const box: Harness = {};
+  it("shows the result of a child that answered in two text parts as two paragraphs, not glued", {
+    timeout: 120_000,
+  }, async () => {
     const user = userEvent.setup();
-    await renderSettled(<Chat agentClass="ChatAgent" name={room()} box={box} />);
-    await until(() => expect(textOf(screen.getByTestId("conn"))).toMatch("open"));
-    await act(() => box.send?.("research about durable objects"));
-    const group = await screen.findByRole("group", { name: "Researcher" }, { timeout: 30_000 });
-    await until(() => expect(attr(group, "data-status")).toEqual("completed"));
+    const group = await completedRun("ChatAgent", "research about durable objects", "Researcher");
+    await user.click(within(group).getByRole("button", { name: "Details" }));
+    // The server's summary is the child's two text parts glued ("Researching now.Summary: …").
+    const result = group.querySelector('[data-rb-part="AgentToolRun.ResultText"]');
+    expect(textOf(result)).toEqual(
+      "Researching now.\n\nSummary: found 2 sources; durable objects give each agent its own SQLite.",
+    );
+  });
+
+  it("drills into the child's own chat", { timeout: 120_000 }, async () => {
+    const user = userEvent.setup();
+    const group = await completedRun("ChatAgent", "research about durable objects", "Researcher");
     await user.click(within(group).getByRole("button", { name: "Open agent chat" }));
     const panel = screen.getByRole("region", { name: "Agent chat" });
     await until(() => expect(within(panel).getByText(/Researching now\./)).toBeTruthy());

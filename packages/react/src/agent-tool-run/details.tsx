@@ -1,5 +1,11 @@
 /** What `AgentToolRun` shows of the child's work: its type, transcript, input, summary and interruption. */
-import { type AgentToolRun, interruptReasonLabel, type Part, valueText } from "@runboard/protocol";
+import {
+  type AgentToolRun,
+  interruptReasonLabel,
+  type Part,
+  runSummaryText,
+  valueText,
+} from "@runboard/protocol";
 import { Fragment, type ReactNode } from "react";
 import { dataFlag, type PrimitiveProps, renderPart, usePartContext } from "../primitives/index.ts";
 import type { NestedRuns } from "./follow.ts";
@@ -55,11 +61,15 @@ export function Input(props: AgentToolRunInputProps) {
 }
 Input.displayName = "AgentToolRun.Input";
 
-/** The run's summary (`finished.summary`); nothing until the run completes with one. */
+/**
+ * The run's summary (`finished.summary`, its glued text parts as paragraphs: `runSummaryText`); nothing until
+ * the run completes with one.
+ */
 export function Summary(props: AgentToolRunSummaryProps) {
   const { run } = usePartContext(RunContext, "AgentToolRun.Summary");
-  if (!run.summary && props.children === undefined) return null;
-  return renderPart("p", { "data-rb-part": "AgentToolRun.Summary", children: run.summary, ...props });
+  const text = runSummaryText(run);
+  if (!text && props.children === undefined) return null;
+  return renderPart("p", { "data-rb-part": "AgentToolRun.Summary", children: text, ...props });
 }
 Summary.displayName = "AgentToolRun.Summary";
 

@@ -2,7 +2,7 @@
  * A run's result, possibly long: cut to a length and a number of lines, with a toggle to show all of it (a
  * disclosure: `data-state` `open` when whole, `closed` when cut).
  */
-import { truncateText, valueText } from "@runboard/protocol";
+import { runSummaryText, truncateText, valueText } from "@runboard/protocol";
 import { type MouseEvent, type ReactNode, useId } from "react";
 import {
   composeEventHandlers,
@@ -26,7 +26,7 @@ const ResultContext = createPartContext<ResultContextValue>("AgentToolRun.Result
 
 /** Props of `AgentToolRun.Result`. */
 export interface AgentToolRunResultProps extends PrimitiveProps<"div"> {
-  /** The result to show; default the run's summary. Pass the tool part's output to show that instead. */
+  /** The result to show; default the run's summary (`runSummaryText`: its text parts as paragraphs). Pass the tool part's output to show that instead. */
   value?: unknown;
   /** Characters shown before "Show all". Default 400. */
   maxLength?: number;
@@ -69,7 +69,8 @@ export function Result({
     part: "AgentToolRun.Result",
   });
   const textId = `${useId()}-result`;
-  const full = valueText(value === undefined ? run.summary : value);
+  // The summary agents glued from the child's text parts reads as paragraphs again (runSummaryText).
+  const full = valueText(value === undefined ? runSummaryText(run) : value);
   if (full === "") return null;
   const cut = truncateText(full, maxLength, maxLines);
   const ctx: ResultContextValue = {

@@ -66,6 +66,22 @@ describe("RunTray run details", () => {
     expect(within(item("Crawl")).getByText("Found 3 broken links.").tagName).toBe("P");
   });
 
+  it("Summary keeps the child's text parts apart where the server glued them", () => {
+    const parts = [
+      { type: "text", text: "Researching now." },
+      { type: "text", text: "Summary: found 2 sources." },
+    ] as AgentToolRun["parts"];
+    render(
+      <Tray
+        runs={[
+          run("a", { status: "completed", parts, summary: "Researching now.Summary: found 2 sources." }),
+        ]}
+      />,
+    );
+    const summary = item("Crawl").querySelector('[data-rb-part="RunTray.Summary"]');
+    expect(summary?.textContent).toBe("Researching now.\n\nSummary: found 2 sources.");
+  });
+
   it("Interrupted says the reason in words, an unknown reason as sent, with data-reason and data-child-still-running", () => {
     render(
       <RunTray.Root

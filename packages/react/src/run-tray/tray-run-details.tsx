@@ -8,6 +8,7 @@ import {
   type AgentToolRun,
   interruptReasonLabel,
   recoveryFor,
+  runSummaryText,
   runTitle,
   toolValueText,
 } from "@runboard/protocol";
@@ -74,11 +75,14 @@ export function Input({ maxLength = 120, ...props }: RunTrayInputProps) {
 }
 Input.displayName = "RunTray.Input";
 
-/** The summary of a completed run, bounded; nothing before the run completes or without a summary. */
+/**
+ * The summary of a completed run (its glued text parts as paragraphs: `runSummaryText`), bounded; nothing
+ * before the run completes or without a summary.
+ */
 export function Summary({ maxLength = 400, ...props }: RunTraySummaryProps) {
   const { run } = useRunScope("RunTray.Summary", "RunTray.List");
   if (run.status !== "completed") return null;
-  const text = toolValueText(run.summary, maxLength);
+  const text = toolValueText(runSummaryText(run), maxLength);
   if (!text) return null;
   return renderPart("p", { "data-rb-part": "RunTray.Summary", children: text, ...props });
 }
