@@ -65,38 +65,47 @@ export function App() {
         busy={chat.isStreaming}
       />
 
-      {/* The conversation scrolls by itself; the composer is its own row below it, so it never covers a message. */}
-      <main className="chat" ref={scroll}>
-        <div className="chat-inner">
-          {chat.messages.length === 0 && <Suggestions words={WORDS} disabled={!open} onPick={send} />}
-          <ChatStatus.Root chat={chat} className="chat-status">
-            <ChatStatus.Message />
-            <ChatStatus.Compaction className="muted" />
-            <ChatStatus.Announcer />
-          </ChatStatus.Root>
-          <FollowAddressContext.Provider value={ADDRESS}>
-            <Conversation
-              chat={chat}
-              runs={runs}
-              onDrillIn={setDrilled}
-              renderApproval={(part) =>
-                inline
-                  .filter((r) => r.toolCallId === part.toolCallId)
-                  .map((r) => <Card key={r.id} request={r} />)
-              }
-            />
-          </FollowAddressContext.Provider>
-          <LiveViewPanel agent={agent} chat={chat} approvals={chatApprovals} />
-          {chat.error && (
-            <p role="alert" className="chat-error">
-              {chat.error.message}{" "}
-              <button type="button" onClick={() => chat.clearError()}>
-                Dismiss
-              </button>
-            </p>
-          )}
-        </div>
-      </main>
+      {/* The conversation scrolls inside this area (with the side column on narrow screens); the composer is its
+          own row below it, so it never covers a message. */}
+      <div className="workspace">
+        <main className="chat" ref={scroll}>
+          <div className="chat-inner">
+            {chat.messages.length === 0 && <Suggestions words={WORDS} disabled={!open} onPick={send} />}
+            <ChatStatus.Root chat={chat} className="chat-status">
+              <ChatStatus.Message />
+              <ChatStatus.Compaction className="muted" />
+              <ChatStatus.Announcer />
+            </ChatStatus.Root>
+            <FollowAddressContext.Provider value={ADDRESS}>
+              <Conversation
+                chat={chat}
+                runs={runs}
+                onDrillIn={setDrilled}
+                renderApproval={(part) =>
+                  inline
+                    .filter((r) => r.toolCallId === part.toolCallId)
+                    .map((r) => <Card key={r.id} request={r} />)
+                }
+              />
+            </FollowAddressContext.Provider>
+            <LiveViewPanel agent={agent} chat={chat} approvals={chatApprovals} />
+            {chat.error && (
+              <p role="alert" className="chat-error">
+                {chat.error.message}{" "}
+                <button type="button" onClick={() => chat.clearError()}>
+                  Dismiss
+                </button>
+              </p>
+            )}
+          </div>
+        </main>
+
+        <aside className="side" aria-label="Activity">
+          <Queue requests={[...chatApprovals, ...executions, ...workflow]} />
+          <Tray agent={agent} runs={runs} onDrillIn={setDrilled} />
+          {drilled && <ChildChatPanel run={drilled} onClose={() => setDrilled(null)} />}
+        </aside>
+      </div>
 
       <Composer
         canSend={open}
@@ -113,12 +122,6 @@ export function App() {
         }}
         error={clearFailure}
       />
-
-      <aside className="side" aria-label="Activity">
-        <Queue requests={[...chatApprovals, ...executions, ...workflow]} />
-        <Tray agent={agent} runs={runs} onDrillIn={setDrilled} />
-        {drilled && <ChildChatPanel run={drilled} onClose={() => setDrilled(null)} />}
-      </aside>
     </div>
   );
 }
