@@ -8,6 +8,7 @@ import type { HelixRun, HelixRunsState, Part } from "@runboard/protocol";
 import { AgentToolRun, HelixChild, RunTray, useHelixChildren, useHelixRuns } from "@runboard/react";
 import { type ReactNode, useEffect, useState } from "react";
 import { AGENT_HOST } from "./config.ts";
+import { ThemeSwitch } from "./shell.tsx";
 
 const BASE = `http://${AGENT_HOST}`;
 const cut = new URLSearchParams(window.location.search).get("cut");
@@ -103,6 +104,7 @@ export function HelixView() {
           <code>{STREAM}</code> · root agent <strong>{helix.root.agentType ?? "…"}</strong> ·{" "}
           <strong aria-live="polite">{helix.root.status}</strong> · <a href="?">back to the chat</a>
         </p>
+        <ThemeSwitch />
       </header>
       <main>
         <section aria-label="Run tree" className="helix-tree">
