@@ -9,10 +9,10 @@ export function ChildChatPanel({ run, onClose }: { run: Run; onClose: () => void
   const child = useChildChat(parent, run);
   const title = run.display?.name ?? run.agentType;
   return (
-    <section className="panel" aria-label={`${title}'s chat`}>
+    <section className="panel child-chat" aria-label={`${title}'s chat`}>
       <h2>
         {title}'s chat{" "}
-        <button type="button" onClick={onClose}>
+        <button type="button" className="ghost" onClick={onClose}>
           Close
         </button>
       </h2>
