@@ -79,7 +79,9 @@ const CHOICES: { value: ThemeChoice; label: string; glyph: string }[] = [
 /** Light / dark / system as three toggle buttons (one pressed); the choice is stored and set on <html>. */
 export function ThemeSwitch() {
   const [choice, setChoice] = useState<ThemeChoice>(readTheme);
-  useEffect(() => applyTheme(choice), [choice]);
+  useEffect(() => {
+    applyTheme(choice);
+  }, [choice]);
   return (
     // biome-ignore lint/a11y/useSemanticElements: a group of toggle buttons, not a form fieldset.
     <div role="group" aria-label="Colour scheme" className="theme-switch">

@@ -35,8 +35,9 @@ export function useStickToBottom(ref: RefObject<HTMLElement | null>) {
     };
     document.addEventListener("scroll", onScroll, { capture: true, passive: true });
     const sizes = new ResizeObserver(follow);
-    // The conversation, and what shares its scroller on narrow screens (the side column).
-    for (const part of [el.firstElementChild, el.nextElementSibling]) if (part) sizes.observe(part);
+    // Only the conversation: a panel opening in the side column (above it on narrow screens) is scrolled to
+    // by that panel, not followed to the conversation's end.
+    sizes.observe(el.firstElementChild ?? el);
     return () => {
       sizes.disconnect();
       document.removeEventListener("scroll", onScroll, { capture: true });
