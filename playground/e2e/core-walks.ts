@@ -5,7 +5,7 @@
  * the limits of the waits and the screenshots' names depend on the target. Every wait is for a state the page
  * shows, never for time to pass.
  */
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { openTab, type Playground, press, say, shot } from "./harness.ts";
 
@@ -15,6 +15,21 @@ export const lastAnswer = (page: Page) => page.getByRole("article", { name: "Age
 export const turnOver = (page: Page) => page.getByRole("button", { name: "Stop" }).isDisabled();
 /** The tray of background runs. */
 export const tray = (page: Page) => page.getByRole("region", { name: "Background runs" });
+
+/**
+ * A decided approval card has collapsed to its outcome: one line saying what happened and to which tool, and
+ * nothing left to press or type in (no disabled Approve/Deny, no empty reason box).
+ */
+export async function decidedCardSays(card: Locator, outcome: string) {
+  await expect.poll(() => card.getByRole("status").textContent()).toBe(outcome);
+  expect(await card.getByRole("button").count()).toBe(0);
+  expect(await card.getByRole("textbox").count()).toBe(0);
+  expect(await card.getByRole("status").isVisible()).toBe(true);
+  expect(await card.getByText("processPayment").first().isVisible()).toBe(true);
+  // One line: no taller than two lines of its text.
+  const box = await card.boundingBox();
+  expect(box?.height ?? 0).toBeLessThan(60);
+}
 
 /** Registers the core walks; `pg()` is the started playground (its `target` names the server). */
 export function coreWalks(pg: () => Playground) {
@@ -28,8 +43,12 @@ export function coreWalks(pg: () => Playground) {
       const { target } = pg();
       const { page, errors } = await openTab(pg());
       await shot(page, "01-empty", target);
-      await say(page, "hello");
+      // The empty chat offers the demo words; one press sends one.
+      const suggestions = page.getByRole("list", { name: "Suggestions" });
+      await press(suggestions.getByRole("button", { name: "hello", exact: true }));
       await expect.poll(() => lastAnswer(page).textContent(), wait()).toContain("How can I help you today?");
+      expect(await page.getByRole("article", { name: "You" }).first().textContent()).toBe("hello");
+      expect(await suggestions.count()).toBe(0);
       await shot(page, "02-hello", target);
       expect(errors).toEqual([]);
       await page.close();
@@ -45,14 +64,16 @@ export function coreWalks(pg: () => Playground) {
       await shot(page, "08-pay-asked", target);
       const approve = card.getByRole("button", { name: "Approve", exact: true });
       await press(approve);
-      // A second press is impossible: the decision is on its way.
-      expect(await approve.isDisabled()).toBe(true);
+      // A second press is impossible: the decision is on its way (the button disabled) or applied (the card
+      // collapsed, the button hidden), so the button is looked up in the DOM, not among the visible ones.
+      expect(await card.locator('[data-rb-part="ApprovalCard.Approve"]').isDisabled()).toBe(true);
       await page.locator('[data-tool="processPayment"][data-status="output-available"]').waitFor(wait());
       await expect
         .poll(() => page.locator('[data-tool="processPayment"] summary').first().textContent(), wait())
         .toMatch(/^Pay 250 to ACME.*Done$/);
       await expect.poll(() => lastAnswer(page).textContent(), wait()).toContain("tx_123");
       expect(await card.getAttribute("data-status")).toBe("approved");
+      await decidedCardSays(card, "Approved");
       await expect.poll(() => turnOver(page), wait()).toBe(true);
       await shot(page, "10-pay-approved", target);
       expect(errors).toEqual([]);
@@ -74,6 +95,7 @@ export function coreWalks(pg: () => Playground) {
         await expect
           .poll(() => page.locator('[data-tool="processPayment"]').first().textContent(), wait())
           .toContain("Wrong amount");
+        await decidedCardSays(card, "Denied: Wrong amount");
         await shot(page, "09-pay-denied", target);
 
         await say(page, "pay ACME 99");
@@ -83,6 +105,7 @@ export function coreWalks(pg: () => Playground) {
         await press(second.getByRole("button", { name: "Approve", exact: true }));
         await expect.poll(() => lastAnswer(page).textContent(), wait()).toContain("tx_123");
         expect(await second.getAttribute("data-status")).toBe("approved");
+        await decidedCardSays(second, "Approved");
         // The first payment stays denied.
         expect(await page.locator('[data-tool="processPayment"]').first().getAttribute("data-status")).toBe(
           "output-error",

@@ -179,10 +179,7 @@ export async function openTab(pg: Playground, agent = "ChatAgent") {
   // The app's modules are transformed already (`warmUp`), so this is the page's own load.
   await page.goto(`${pg.url}?agent=${agent}&name=${name}`);
   // A new Durable Object on the real runtime can take a few seconds on its first connection.
-  await page
-    .getByText("open", { exact: true })
-    .first()
-    .waitFor({ timeout: Math.max(45_000, pg.waitMs) });
+  await connected(page).waitFor({ timeout: Math.max(45_000, pg.waitMs) });
   return { page, name, errors };
 }
 
@@ -225,6 +222,9 @@ export async function shot(page: Page, step: string, target: Target = "mock") {
 export async function press(button: Locator, timeout?: number) {
   await button.click({ noWaitAfter: true, ...(timeout === undefined ? {} : { timeout }) });
 }
+
+/** The header's connection pill once it says the connection is up. */
+export const connected = (page: Page) => page.getByRole("status", { name: "Connection: Connected" });
 
 /** Types a message and sends it, as a person would. */
 export async function say(page: Page, text: string) {

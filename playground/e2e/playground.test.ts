@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { coreWalks, lastAnswer, tray } from "./core-walks.ts";
-import { openTab, type Playground, press, say, shot, startPlayground } from "./harness.ts";
+import { connected, openTab, type Playground, press, say, shot, startPlayground } from "./harness.ts";
 
 let pg: Playground;
 beforeAll(async () => {
@@ -155,6 +155,13 @@ describe("helpers, failures, the Live View and stopping (mock only)", () => {
       expect(await frame.getAttribute("sandbox")).not.toContain("allow-top-navigation");
       expect(await frame.getAttribute("referrerpolicy")).toBe("no-referrer");
       await expect.poll(() => view.getAttribute("data-status"), POLL).toBe("live");
+      // Usable: as wide as the conversation, about 16:9, its take-over controls on screen with it.
+      const width = (await page.getByRole("region", { name: "Conversation" }).boundingBox())?.width ?? 0;
+      const box = await frame.boundingBox();
+      expect(box?.width ?? 0).toBeGreaterThan(width - 60);
+      expect((box?.height ?? 0) / (box?.width ?? 1)).toBeGreaterThan(0.5);
+      await frame.scrollIntoViewIfNeeded();
+      expect(await view.getByRole("button", { name: "Take over" }).isVisible()).toBe(true);
       await shot(page, "24-browse-watching");
       await press(view.getByRole("button", { name: "Take over" }));
       await expect.poll(() => view.getAttribute("data-control"), POLL).toBe("human");
@@ -219,4 +226,101 @@ describe("helpers, failures, the Live View and stopping (mock only)", () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+});
+
+describe("the page shell (mock only)", () => {
+  it(
+    "the colour scheme switch sets data-theme on the page, is remembered, and System hands back",
+    T,
+    async () => {
+      const { page, errors } = await openTab(pg);
+      const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      const theme = () => page.evaluate(() => document.documentElement.getAttribute("data-theme"));
+      const scheme = page.getByRole("group", { name: "Colour scheme" });
+      expect(await theme()).toBe(null);
+      await press(scheme.getByRole("button", { name: "Light" }));
+      await expect.poll(theme, POLL).toBe("light");
+      const light = await background();
+      await press(scheme.getByRole("button", { name: "Dark" }));
+      await expect.poll(theme, POLL).toBe("dark");
+      expect(await scheme.getByRole("button", { name: "Dark" }).getAttribute("aria-pressed")).toBe("true");
+      await expect.poll(background, POLL).not.toBe(light);
+      await page.reload();
+      await connected(page).waitFor({ timeout: 45_000 });
+      expect(await theme()).toBe("dark");
+      await shot(page, "27-dark-chosen");
+      await press(scheme.getByRole("button", { name: "System" }));
+      await expect.poll(theme, POLL).toBe(null);
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+  );
+
+  for (const viewport of [
+    { width: 1280, height: 860 },
+    { width: 390, height: 844 },
+  ])
+    it(`the composer never covers the last message (${viewport.width}×${viewport.height})`, T, async () => {
+      const { page, errors } = await openTab(pg);
+      await page.setViewportSize(viewport);
+      // Longer than the screen: three helpers' cards, then a short exchange after them.
+      await say(page, "fanout please");
+      await expect.poll(() => lastAnswer(page).textContent(), { timeout: 90_000 }).toContain("All three");
+      await say(page, "hello");
+      await expect.poll(() => lastAnswer(page).textContent(), POLL).toContain("How can I help you today?");
+      // What lies under the composer's top edge (all layers at a row of points across it, not only the top
+      // one): no part of the conversation may be drawn there, however far the person has scrolled.
+      const underComposer = () =>
+        page.evaluate(() => {
+          const composer = document.getElementById("draft")?.closest("form")?.getBoundingClientRect();
+          const conversation = document.querySelector('[aria-label="Conversation"]');
+          if (!composer || !conversation) return ["missing"];
+          const covered = new Set<string>();
+          for (let x = composer.left + 4; x < composer.right; x += 24)
+            for (const e of document.elementsFromPoint(x, composer.top + 6))
+              if (conversation.contains(e))
+                covered.add(e.closest("article")?.getAttribute("aria-label") ?? e.tagName);
+          return [...covered];
+        });
+      // The end of the conversation, as a person scrolls with the wheel: the last answer whole and above the
+      // composer, and the composer on screen.
+      // The conversation has the room: most of a phone's width, and on a desktop, a column beside the side one.
+      const width = (await page.getByRole("region", { name: "Conversation" }).boundingBox())?.width ?? 0;
+      expect(width).toBeGreaterThan(viewport.width < 600 ? viewport.width * 0.85 : 600);
+      await page.mouse.move(viewport.width / 2, viewport.height / 3);
+      await page.mouse.wheel(0, 50_000);
+      const atEnd = () =>
+        page.evaluate(() => {
+          const answers = document.querySelectorAll('article[aria-label="Agent"]');
+          const last = answers[answers.length - 1]?.getBoundingClientRect();
+          const composer = document.getElementById("draft")?.closest("form")?.getBoundingClientRect();
+          if (!last || !composer) return "missing";
+          return {
+            lastAboveComposer: last.bottom <= composer.top,
+            lastOnScreen: last.top >= 0,
+            composerOnScreen: composer.top >= 0 && composer.bottom <= window.innerHeight + 1,
+          };
+        });
+      await expect
+        .poll(atEnd, POLL)
+        .toEqual({ lastAboveComposer: true, lastOnScreen: true, composerOnScreen: true });
+      expect(await underComposer()).toEqual([]);
+      // The header stays: the page itself does not scroll (nothing inside the scrolling area stretches it).
+      const pageOverflow = () =>
+        page.evaluate(() => (document.scrollingElement?.scrollHeight ?? 0) - window.innerHeight);
+      expect(await pageOverflow()).toBeLessThanOrEqual(1);
+      await shot(page, `28-scrolled-to-end-${viewport.width}`);
+      // Half a screen up: the messages leave the view at the composer's edge, never passing beneath it.
+      const lastTop = () =>
+        page.evaluate(() => {
+          const answers = document.querySelectorAll('article[aria-label="Agent"]');
+          return answers[answers.length - 1]?.getBoundingClientRect().top ?? 0;
+        });
+      const before = await lastTop();
+      await page.mouse.wheel(0, -viewport.height / 2);
+      await expect.poll(lastTop, POLL).toBeGreaterThan(before + 40);
+      expect(await underComposer()).toEqual([]);
+      expect(errors).toEqual([]);
+      await page.close();
+    });
 });

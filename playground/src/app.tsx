@@ -1,7 +1,8 @@
 /**
  * A complete chat app built only from the public packages: conversation with tool parts and child runs,
  * approvals inline and in a queue, background runs, the Live View, and drill-in to a helper's own chat.
- * Styling is this app's own (playground.css); the components ship none.
+ * The components ship no styles: the optional theme (@runboard/react/styles.css) draws them, playground.css the
+ * app's own parts and shell.css the page around them (header, scrolling conversation, composer, side column).
  */
 import type { AgentToolRun as Run } from "@runboard/protocol";
 import {
@@ -13,14 +14,17 @@ import {
   useExecutionApprovals,
   useWorkflowApprovals,
 } from "@runboard/react";
-import { type FormEvent, useState } from "react";
+import { useRef, useState } from "react";
 import { Card, Queue } from "./approvals.tsx";
 import { ChildChatPanel } from "./child-chat.tsx";
+import { Composer, Suggestions } from "./composer.tsx";
 import { AGENT_CLASS, AGENT_HOST, AGENT_NAME, WORDS } from "./config.ts";
 import { Conversation } from "./conversation.tsx";
 import { LiveViewPanel } from "./live-view-panel.tsx";
 import { FollowAddressContext } from "./run-view.tsx";
+import { AppHeader } from "./shell.tsx";
 import { Tray } from "./tray.tsx";
+import { useStickToBottom } from "./use-stick-to-bottom.ts";
 
 const ADDRESS = { agent: AGENT_CLASS, name: AGENT_NAME, host: AGENT_HOST };
 
@@ -44,102 +48,80 @@ export function App() {
   const executions = useExecutionApprovals(agent, { messages: chat.messages });
   const workflow = useWorkflowApprovals(agent);
   const [drilled, setDrilled] = useState<Run | null>(null);
-  const [draft, setDraft] = useState("");
+  const scroll = useRef<HTMLDivElement>(null);
+  useStickToBottom(scroll);
 
-  const send = (e: FormEvent) => {
-    e.preventDefault();
-    if (!draft.trim()) return;
-    void chat.sendMessage({ text: draft.trim() });
-    setDraft("");
-  };
+  const send = (text: string) => void chat.sendMessage({ text });
   const inline = [...chatApprovals, ...executions];
+  const open = agent.status === "open";
 
   return (
-    <div className="layout">
-      <header className="status-bar">
-        <h1>Runboard playground</h1>
-        <p>
-          <code>
-            {AGENT_CLASS} / {AGENT_NAME}
-          </code>{" "}
-          at <code>{AGENT_HOST}</code> · connection{" "}
-          <strong className="connection" data-status={agent.status} aria-live="polite">
-            {agent.status}
-          </strong>
-          {chat.isStreaming && <span className="muted"> · the agent is answering…</span>} ·{" "}
-          <a href="?view=helix">helix view</a>
-        </p>
-      </header>
+    <div className="shell">
+      <AppHeader
+        agentClass={AGENT_CLASS}
+        agentName={AGENT_NAME}
+        host={AGENT_HOST}
+        status={agent.status}
+        busy={chat.isStreaming}
+      />
 
-      <main>
-        {chat.messages.length === 0 && <p className="hint">Say one of: {WORDS.join(", ")}.</p>}
-        <ChatStatus.Root chat={chat} className="chat-status">
-          <ChatStatus.Message />
-          <ChatStatus.Compaction className="muted" />
-          <ChatStatus.Announcer />
-        </ChatStatus.Root>
-        <FollowAddressContext.Provider value={ADDRESS}>
-          <Conversation
-            chat={chat}
-            runs={runs}
-            onDrillIn={setDrilled}
-            renderApproval={(part) =>
-              inline
-                .filter((r) => r.toolCallId === part.toolCallId)
-                .map((r) => <Card key={r.id} request={r} />)
-            }
-          />
-        </FollowAddressContext.Provider>
-        <LiveViewPanel agent={agent} chat={chat} approvals={chatApprovals} />
-        {chat.error && (
-          <p role="alert">
-            {chat.error.message}{" "}
-            <button type="button" onClick={() => chat.clearError()}>
-              Dismiss
-            </button>
-          </p>
-        )}
-        <form onSubmit={send} className="composer">
-          <label htmlFor="draft">Message</label>
-          <input
-            id="draft"
-            value={draft}
-            onChange={(e) => setDraft(e.target.value)}
-            placeholder="hello"
-            autoComplete="off"
-          />
-          <button type="submit" className="primary" disabled={agent.status !== "open"}>
-            Send
-          </button>
-          <button type="button" onClick={() => chat.stop()} disabled={!chat.isStreaming}>
-            Stop
-          </button>
-          <button
-            type="button"
-            onClick={() => void chat.regenerate()}
-            disabled={chat.isStreaming || !chat.messages.some((m) => m.role === "assistant")}
-          >
-            Regenerate
-          </button>
-          <button
-            type="button"
-            onClick={() => {
-              setClearFailure(null);
-              void runs.clearChat(chat);
-            }}
-            disabled={chat.messages.length === 0 || runs.clearing}
-          >
-            {runs.clearing ? "Clearing…" : "Clear"}
-          </button>
-          {clearFailure && <p role="alert">{clearFailure}</p>}
-        </form>
-      </main>
+      {/* The conversation scrolls inside this area (with the side column on narrow screens); the composer is its
+          own row below it, so it never covers a message. */}
+      <div className="workspace">
+        <main className="chat" ref={scroll}>
+          <div className="chat-inner">
+            {chat.messages.length === 0 && <Suggestions words={WORDS} disabled={!open} onPick={send} />}
+            <ChatStatus.Root chat={chat} className="chat-status">
+              <ChatStatus.Message />
+              <ChatStatus.Compaction className="muted" />
+              <ChatStatus.Announcer />
+            </ChatStatus.Root>
+            <FollowAddressContext.Provider value={ADDRESS}>
+              <Conversation
+                chat={chat}
+                runs={runs}
+                onDrillIn={setDrilled}
+                renderApproval={(part) =>
+                  inline
+                    .filter((r) => r.toolCallId === part.toolCallId)
+                    .map((r) => <Card key={r.id} request={r} />)
+                }
+              />
+            </FollowAddressContext.Provider>
+            <LiveViewPanel agent={agent} chat={chat} approvals={chatApprovals} />
+            {chat.error && (
+              <p role="alert" className="chat-error">
+                {chat.error.message}{" "}
+                <button type="button" onClick={() => chat.clearError()}>
+                  Dismiss
+                </button>
+              </p>
+            )}
+          </div>
+        </main>
 
-      <aside className="side">
-        <Queue requests={[...chatApprovals, ...executions, ...workflow]} />
-        <Tray agent={agent} runs={runs} onDrillIn={setDrilled} />
-        {drilled && <ChildChatPanel run={drilled} onClose={() => setDrilled(null)} />}
-      </aside>
+        <aside className="side" aria-label="Activity">
+          <Queue requests={[...chatApprovals, ...executions, ...workflow]} />
+          <Tray agent={agent} runs={runs} onDrillIn={setDrilled} />
+          {drilled && <ChildChatPanel run={drilled} onClose={() => setDrilled(null)} />}
+        </aside>
+      </div>
+
+      <Composer
+        canSend={open}
+        streaming={chat.isStreaming}
+        canRegenerate={!chat.isStreaming && chat.messages.some((m) => m.role === "assistant")}
+        canClear={chat.messages.length > 0 && !runs.clearing}
+        clearing={runs.clearing}
+        onSend={send}
+        onStop={() => chat.stop()}
+        onRegenerate={() => void chat.regenerate()}
+        onClear={() => {
+          setClearFailure(null);
+          void runs.clearChat(chat);
+        }}
+        error={clearFailure}
+      />
     </div>
   );
 }

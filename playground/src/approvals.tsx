@@ -3,8 +3,20 @@
  * approvals kept in agent state. The card is the same everywhere; the inline card sits in the tool part, the
  * queue lists everything still waiting.
  */
-import type { ApprovalRequest } from "@runboard/protocol";
+import { type ApprovalRequest, approvalStatusText, revealHiddenCharacters } from "@runboard/protocol";
 import { ApprovalCard, ApprovalQueue } from "@runboard/react";
+
+/**
+ * The status line without its closing full stop: a decided card collapses to it and the tool's name
+ * ("✓ Approved · processPayment", shell.css), where a sentence's period reads as a stray mark. A denial's reason
+ * is text from elsewhere, so hidden characters in it are shown as markers, as the default line does.
+ */
+const outcome = (...[state, request]: Parameters<typeof approvalStatusText>) => {
+  const text = revealHiddenCharacters(approvalStatusText(state, request));
+  return DECIDED.has(state) ? text.replace(/\.$/, "") : text;
+};
+/** The states a card collapses in (shell.css keys on the same `data-status` values). */
+const DECIDED = new Set(["approved", "denied", "answered-elsewhere", "expired"]);
 
 /** One card with every part; the playground's CSS gives it its looks. */
 export function Card({ request }: { request: ApprovalRequest }) {
@@ -36,7 +48,7 @@ export function Card({ request }: { request: ApprovalRequest }) {
           </div>
         </ApprovalCard.ConfirmContent>
       </ApprovalCard.Confirm>
-      <ApprovalCard.Status className="approval-status" />
+      <ApprovalCard.Status className="approval-status">{outcome}</ApprovalCard.Status>
     </ApprovalCard.Root>
   );
 }
@@ -45,9 +57,10 @@ export function Card({ request }: { request: ApprovalRequest }) {
 export function Queue({ requests }: { requests: ApprovalRequest[] }) {
   return (
     <ApprovalQueue.Root requests={requests} className="panel approval-queue">
-      <h2>
-        Waiting for you (<ApprovalQueue.Count />)
+      <h2 className="queue-heading">
+        Waiting for you <ApprovalQueue.Count className="queue-count" />
       </h2>
+      <p className="queue-empty muted">Nothing right now. Approvals the agent asks for show up here.</p>
       <div className="actions">
         <ApprovalQueue.ApproveAll>Approve all</ApprovalQueue.ApproveAll>
         <ApprovalQueue.DenyAll>Deny all</ApprovalQueue.DenyAll>

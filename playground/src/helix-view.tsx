@@ -14,6 +14,7 @@ import {
 import { AgentToolRun, HelixChild, RunTray, useHelixChildren, useHelixRuns } from "@runboard/react";
 import { type ReactNode, useEffect, useState } from "react";
 import { AGENT_HOST } from "./config.ts";
+import { ThemeSwitch } from "./shell.tsx";
 import { StatusIcon } from "./status-icon.tsx";
 import { ToolCall } from "./tool-call.tsx";
 
@@ -117,6 +118,7 @@ export function HelixView() {
           <code>{STREAM}</code> · root agent <strong>{helix.root.agentType ?? "…"}</strong> ·{" "}
           <strong aria-live="polite">{helix.root.status}</strong> · <a href="?">back to the chat</a>
         </p>
+        <ThemeSwitch />
       </header>
       <main>
         <section aria-label="Run tree" className="helix-tree">

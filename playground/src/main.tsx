@@ -5,6 +5,11 @@ import { Boundary } from "./boundary.tsx";
 import { HelixView } from "./helix-view.tsx";
 import "@runboard/react/styles.css";
 import "./playground.css";
+import "./shell.css";
+import { applyTheme, readTheme } from "./theme.ts";
+
+// The stored colour scheme before the first paint, so a dark page does not flash light.
+applyTheme(readTheme(), false);
 
 /** `?view=helix` shows the mock's helix-agents stream instead of the chat. */
 const view = new URLSearchParams(window.location.search).get("view");
