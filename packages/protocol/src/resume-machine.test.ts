@@ -42,7 +42,9 @@ describe("ResumeMachine: probing", () => {
     expect(m.handle({ type: "resume" })).toEqual([]);
     expect(m.probeId).toBeUndefined();
     m.route(resp("mine", { body: "", done: true }));
-    expect(sends(m.handle({ type: "resume" }))).toEqual([{ type: "cf_agent_stream_resume_request", probeId: "p1" }]);
+    expect(sends(m.handle({ type: "resume" }))).toEqual([
+      { type: "cf_agent_stream_resume_request", probeId: "p1" },
+    ]);
   });
 
   it("still probes after a reconnect that cut its own request's stream (to resume it)", () => {
