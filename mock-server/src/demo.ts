@@ -22,12 +22,59 @@ import {
   tool,
 } from "./script.ts";
 
-/** The scripted model's follow-up line after a tool: "Tool X returned <AI SDK tool-result JSON>. Done." */
-const afterTool = (name: string): Step =>
+type Out = Record<string, unknown> | undefined;
+const obj = (v: unknown): Out => (v && typeof v === "object" ? (v as Record<string, unknown>) : undefined);
+
+/**
+ * What the agent says after a tool at the people pace (`npm run dev`): a sentence a person reads, not the
+ * scripted model's echo of the tool result. Undefined (a denial, an error) falls back to the recorded line.
+ */
+const PEOPLE_LINES: Record<string, (v: unknown) => string | undefined> = {
+  getWeather: (v) => {
+    const o = obj(v);
+    return o?.city ? `It is ${o.temperatureC} °C and ${o.condition} in ${o.city}.` : undefined;
+  },
+  processPayment: (v) => {
+    const o = obj(v);
+    return o?.ok ? `Paid ${o.charged} to ${o.recipient}. The transaction id is ${o.txId}.` : undefined;
+  },
+  getLocation: (v) => {
+    const o = obj(v);
+    return typeof o?.lat === "number" ? `Thanks, you are near ${o.lat}, ${o.lng}.` : undefined;
+  },
+  startBackgroundResearch: (v) =>
+    obj(v)?.runId
+      ? "The Researcher is working in the background: follow it under Background runs. I will tell you when it is done."
+      : undefined,
+  startBackgroundCrawl: (v) =>
+    obj(v)?.runId ? "The Crawler is working in the background: follow it under Background runs." : undefined,
+  research: (v) =>
+    v !== undefined ? "The Researcher is done: its findings are in the run above." : undefined,
+  plan: (v) =>
+    v !== undefined
+      ? "The plan is ready. Expand the Planner above to see how its helpers got there."
+      : undefined,
+  AgentTool: (v) => (v !== undefined ? "The sub-agent's report is above." : undefined),
+  deploy: (v) => {
+    const o = obj(v);
+    return o?.ok ? `Deployed: ${o.url} is live.` : undefined;
+  },
+};
+
+/**
+ * The scripted model's follow-up line after a tool: "Tool X returned <AI SDK tool-result JSON>. Done." (what
+ * the conformance Worker's scripted model says, so tests compare like with like); at the people pace, a
+ * sentence from `PEOPLE_LINES` where there is one.
+ */
+const afterTool = (name: string, pace: DemoPace = "recorded"): Step =>
   text(
     (ctx) => {
       const v = ctx.outputs[name];
-      return `Tool ${name} returned ${JSON.stringify(typeof v === "string" ? { type: "text", value: v } : { type: "json", value: v })}. Done.`;
+      const said = pace === "people" ? PEOPLE_LINES[name]?.(v) : undefined;
+      return (
+        said ??
+        `Tool ${name} returned ${JSON.stringify(typeof v === "string" ? { type: "text", value: v } : { type: "json", value: v })}. Done.`
+      );
     },
     { id: "txt-after-tool" },
   );
@@ -91,7 +138,7 @@ const sharedTurns = (host: "ai-chat" | "think", pace: DemoPace): TurnRule[] => [
       return [
         text("Let me check the weather.", { id: "txt-pre" }),
         tool("getWeather", { city }, { city, temperatureC: 21, condition: "sunny" }, { durationMs: 150 }),
-        afterTool("getWeather"),
+        afterTool("getWeather", pace),
       ];
     },
   },
@@ -107,13 +154,13 @@ const sharedTurns = (host: "ai-chat" | "think", pace: DemoPace): TurnRule[] => [
           input: { amount, recipient },
           output: { ok: true, charged: amount, recipient, txId: "tx_123" },
         },
-        afterTool("processPayment"),
+        afterTool("processPayment", pace),
       ];
     },
   },
   {
     match: /\blocate\b/i,
-    steps: [{ kind: "client-tool", name: "getLocation", input: {} }, afterTool("getLocation")],
+    steps: [{ kind: "client-tool", name: "getLocation", input: {} }, afterTool("getLocation", pace)],
   },
   {
     // Mock only (agents 0.32 seals a run `interrupted` only while a restarted parent recovers): a background crawl
@@ -141,7 +188,7 @@ const sharedTurns = (host: "ai-chat" | "think", pace: DemoPace): TurnRule[] => [
         },
         notify: false,
       },
-      afterTool("startBackgroundCrawl"),
+      afterTool("startBackgroundCrawl", pace),
     ],
   },
   {
@@ -159,14 +206,14 @@ const sharedTurns = (host: "ai-chat" | "think", pace: DemoPace): TurnRule[] => [
             },
             narrateMilestones: false,
           },
-      afterTool("startBackgroundResearch"),
+      afterTool("startBackgroundResearch", pace),
     ],
   },
   {
     match: /\bresearch\b/i,
     steps: (ctx) => [
       { kind: "agent-tool", runs: [research(topicOf(ctx.userText, "agents"))] },
-      afterTool("research"),
+      afterTool("research", pace),
     ],
   },
   {
@@ -296,7 +343,7 @@ const sharedTurns = (host: "ai-chat" | "think", pace: DemoPace): TurnRule[] => [
   {
     // Three levels below the parent: each child dispatches the next as an agent tool of its own.
     match: /\bnested\b/i,
-    steps: [{ kind: "agent-tool", runs: [nestedRun(pace)] }, afterTool("plan")],
+    steps: [{ kind: "agent-tool", runs: [nestedRun(pace)] }, afterTool("plan", pace)],
   },
   {
     match: /\bslow\b/i,
@@ -320,7 +367,7 @@ const sharedTurns = (host: "ai-chat" | "think", pace: DemoPace): TurnRule[] => [
         { type: "text", text: delegateAnswer().slice(0, 5000) },
         { durationMs: 1500 },
       ),
-      afterTool("AgentTool"),
+      afterTool("AgentTool", pace),
     ],
   },
   { match: /\bhello\b/i, steps: [text("Hello! How can I help you today?", { id: "txt-hello" })] },
@@ -423,7 +470,7 @@ export function createDemoAgents(options: DemoAgentsOptions = {}): Record<string
               input: { service: "web-app", environment: "production" },
               output: { ok: true, url: "https://web-app.example" },
             },
-            afterTool("deploy"),
+            afterTool("deploy", pace),
           ],
         },
         ...sharedTurns("ai-chat", pace),

@@ -214,3 +214,35 @@ describe("nested at a person's pace", () => {
     expect(checker.at - researcher.at).toBeGreaterThanOrEqual(2000);
   });
 });
+
+/** The text the agent streamed to `seen`'s socket (its chat response's text deltas, in order). */
+const streamedText = (seen: Seen[]) =>
+  seen
+    .filter(
+      (s) =>
+        s.frame.type === "cf_agent_use_chat_response" && typeof s.frame.body === "string" && s.frame.body,
+    )
+    .map((s) => JSON.parse(s.frame.body as string) as Frame)
+    .filter((b) => b.type === "text-delta")
+    .map((b) => String(b.delta))
+    .join("");
+
+describe("the agent's words at a person's pace", () => {
+  it("after a tool the agent says what happened in a sentence; the recorded pace keeps the scripted echo", async () => {
+    const { conn, seen } = watch(hub, `/agents/chat-agent/${room()}`);
+    ask(hub, conn, "weather in Lisbon");
+    const said = await until(() => {
+      const t = streamedText(seen);
+      return t.endsWith(".") && t.includes("°C") ? t : false;
+    });
+    expect(said).toContain("It is 21 °C and sunny in Lisbon.");
+    expect(said).not.toContain("Tool getWeather returned");
+
+    const recorded = new Hub({ agents: createDemoAgents(), delayScale: 1, log: () => {} });
+    const r = watch(recorded, `/agents/chat-agent/${room()}`);
+    ask(recorded, r.conn, "weather in Lisbon");
+    const echo = await until(() => (streamedText(r.seen).endsWith("Done.") ? streamedText(r.seen) : false));
+    expect(echo).toContain('Tool getWeather returned {"type":"json","value":{"city":"Lisbon"');
+    recorded.closeAll();
+  });
+});
