@@ -70,7 +70,8 @@ const afterTool = (name: string, pace: DemoPace = "recorded"): Step =>
   text(
     (ctx) => {
       const v = ctx.outputs[name];
-      const said = pace === "people" ? PEOPLE_LINES[name]?.(v) : undefined;
+      const said =
+        pace === "people" && Object.hasOwn(PEOPLE_LINES, name) ? PEOPLE_LINES[name]?.(v) : undefined;
       return (
         said ??
         `Tool ${name} returned ${JSON.stringify(typeof v === "string" ? { type: "text", value: v } : { type: "json", value: v })}. Done.`

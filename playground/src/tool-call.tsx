@@ -41,7 +41,8 @@ const SAY: Record<string, (input: Input, status: ToolStatus) => string> = {
 
 /** The one-line summary of a call: the app's words for it, else the tool name in words and its inputs. */
 export function toolSummary(toolName: string, input: unknown, status: ToolStatus): string {
-  const own = SAY[toolName];
+  // Own keys only: a tool named `constructor` or `toString` (the fuzz sends them) is not one of this app's.
+  const own = Object.hasOwn(SAY, toolName) ? SAY[toolName] : undefined;
   if (own) return own(asInput(input), status);
   const gist = toolInputGist(input);
   const name = humanizeToolName(toolName) || "Tool call";

@@ -16,7 +16,10 @@ export const MARKUP = [
 ];
 
 /** Elements (and attributes) a payload above would create: none may ever be in the document. */
-export const INJECTED = "script, img, iframe, svg, object, embed, [onerror], [onload]";
+// An app's own decorative icons (the playground's status glyphs and arrows) are SVG marked aria-hidden and
+// focusable="false"; injected markup carries neither, so those alone are allowed.
+export const INJECTED =
+  'script, img, iframe, svg:not([aria-hidden="true"][focusable="false"]), object, embed, [onerror], [onload]';
 
 const STATES = [
   "input-streaming",

@@ -179,7 +179,7 @@ async function runSession(session: number, real: string[][]) {
     const text = document.body.textContent ?? "";
     totals.markupShown += MARKUP.filter((m) => text.includes(m)).length;
     totals.cards += root.querySelectorAll("article.approval, .approval").length;
-    totals.toolParts += root.querySelectorAll(".tool").length;
+    totals.toolParts += root.querySelectorAll(".tool-call").length;
     totals.runViews += root.querySelectorAll(".run-card").length;
     totals.trayItems += root.querySelectorAll(".tray-item").length;
   }
