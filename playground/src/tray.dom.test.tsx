@@ -61,3 +61,20 @@ describe("playground tray: retry and reconnect", () => {
     ).toBe(false);
   });
 });
+
+describe("playground tray: what a finished run offers", () => {
+  it("a completed run offers no Cancel; a running one does", () => {
+    const agent = { call: vi.fn() } as unknown as AgentClient<Record<string, unknown>>;
+    const runs = {
+      unboundRuns: [
+        run("done", "Finished research", { status: "completed", error: undefined, summary: "8 sources" }),
+        run("live", "Ongoing research", { status: "running", error: undefined }),
+      ],
+    } as unknown as UseAgentToolEventsResult;
+    render(<Tray agent={agent} runs={runs} onDrillIn={() => {}} />);
+    const done = screen.getByRole("listitem", { name: "Finished research" });
+    const live = screen.getByRole("listitem", { name: "Ongoing research" });
+    expect(within(done).queryByRole("button", { name: /^Cancel/ })).toBeNull();
+    expect(within(live).getByRole("button", { name: /^Cancel/ })).toBeTruthy();
+  });
+});

@@ -82,7 +82,8 @@ export function Tray({
             <RunTray.Error className="tray-error" />
             <RunTray.Summary className="tray-text" maxLength={240} />
             <div className="actions">
-              <RunTray.Cancel />
+              {/* A completed run has nothing to cancel; a cancelled one keeps its (disabled) button in place. */}
+              {run.status !== "completed" && <RunTray.Cancel />}
               {recoveryFor(run) === "retry" && <RunTray.Retry />}
               {recoveryFor(run) === "reconnect" && <RunTray.Reconnect />}
               <RunTray.DrillIn />
