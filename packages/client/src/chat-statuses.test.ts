@@ -136,9 +136,9 @@ describe("compaction (Think)", () => {
     // arrives on an older message, and one that goes away, must both show.
     const s = connect("ChatAgent", room("marks"));
     await s.chat.sendMessage({ text: "hello" });
-    await until(() => s.idle() && s.snap().messages.length === 2, 8000, "hello");
+    await until(() => s.idle() && s.snap().messages.length === 2, "hello");
     await s.chat.sendMessage({ text: "hello again" });
-    await until(() => s.idle() && s.snap().messages.length === 4, 8000, "second turn");
+    await until(() => s.idle() && s.snap().messages.length === 4, "second turn");
     expect(s.snap().compaction).toBeUndefined();
     const answer = s.snap().messages[1] as UIMessage;
     const marked = {
@@ -146,10 +146,10 @@ describe("compaction (Think)", () => {
       metadata: { compactedToolOutputs: ["tc1", "tc2"], compactedTextParts: [0] },
     };
     s.inject(JSON.stringify({ type: "cf_agent_message_updated", message: marked }));
-    await until(() => s.snap().compaction !== undefined, 8000, "marks counted");
+    await until(() => s.snap().compaction !== undefined, "marks counted");
     expect(s.snap().compaction).toEqual({ summaries: 0, toolOutputs: 2, textParts: 1 });
     s.inject(JSON.stringify({ type: "cf_agent_message_updated", message: { ...answer, metadata: {} } }));
-    await until(() => s.snap().compaction === undefined, 8000, "marks gone");
+    await until(() => s.snap().compaction === undefined, "marks gone");
     expect(s.snap().messages).toHaveLength(4);
     expect(s.errors).toEqual([]);
     s.close();
