@@ -16,12 +16,15 @@ import {
 } from "@runboard/protocol";
 
 /**
- * The last few parses, newest at `next - 1`. Every listener of one socket event runs before the next event is
- * dispatched, so a handful of entries serves them all (a nested dispatch in between at most costs a parse
- * again). A `WeakMap` keyed by each event cost as much as the parse itself on the streaming path (an
+ * The last few parses of small frames, newest at `next - 1`. Every listener of one socket event runs before the
+ * next event is dispatched, so a handful of entries serves them all (a nested dispatch in between at most costs
+ * a parse again). A `WeakMap` keyed by each event cost as much as the parse itself on the streaming path (an
  * ephemeron entry per frame, and the GC work of dropping it): see the paced chat bench in bench/RESULTS.md.
+ * Large frames (a transcript) are rare and keyed weakly, so a ring never holds megabytes after a chat is idle.
  */
 const RECENT = 8;
+/** Frames (and chunk bodies) longer than this, in UTF-16 units, are cached by a `WeakMap` instead. */
+const SMALL = 64 * 1024;
 const frameKeys: ({ data?: unknown } | undefined)[] = new Array(RECENT).fill(undefined);
 const frameData: unknown[] = new Array(RECENT).fill(undefined);
 const frameParsed: (ParseResult<ServerFrame> | undefined)[] = new Array(RECENT).fill(undefined);
@@ -29,6 +32,10 @@ let nextFrame = 0;
 const chunkKeys: (ChatResponseFrame | undefined)[] = new Array(RECENT).fill(undefined);
 const chunkParsed: (ChunkResult | undefined)[] = new Array(RECENT).fill(undefined);
 let nextChunk = 0;
+const largeFrames = new WeakMap<object, { data: unknown; parsed: ParseResult<ServerFrame> }>();
+const largeChunks = new WeakMap<object, ChunkResult>();
+
+const isSmall = (data: unknown): boolean => typeof data === "string" && data.length <= SMALL;
 
 /** The slot of `key` among the recent entries (newest first), or -1. */
 function slotOf<K>(keys: readonly (K | undefined)[], key: K, next: number): number {
@@ -48,6 +55,13 @@ export function readFrame(
   event: { data?: unknown },
   maxBytes: number = DEFAULT_MAX_FRAME_BYTES,
 ): ParseResult<ServerFrame> {
+  if (!isSmall(event.data)) {
+    const cached = largeFrames.get(event);
+    if (cached && cached.data === event.data) return cached.parsed;
+    const parsed = parseServerFrame(event.data, { maxBytes });
+    largeFrames.set(event, { data: event.data, parsed });
+    return parsed;
+  }
   const i = slotOf(frameKeys, event, nextFrame);
   // A test double may dispatch one event object again with new data: that is a new frame.
   if (i >= 0 && frameData[i] === event.data) return frameParsed[i] as ParseResult<ServerFrame>;
@@ -62,6 +76,13 @@ export function readFrame(
 
 /** The chunk in a chat response frame's `body`, parsed on the first ask only. */
 export function readChunk(frame: ChatResponseFrame): ChunkResult {
+  if (!isSmall(frame.body)) {
+    const cached = largeChunks.get(frame);
+    if (cached) return cached;
+    const parsed = parseChunkBody(frame.body);
+    largeChunks.set(frame, parsed);
+    return parsed;
+  }
   const i = slotOf(chunkKeys, frame, nextChunk);
   if (i >= 0) return chunkParsed[i] as ChunkResult;
   const parsed = parseChunkBody(frame.body);
