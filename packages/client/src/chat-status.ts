@@ -7,7 +7,7 @@ import {
   type BranchEntry,
   type CompactionSummary,
   classifySyntheticMessage,
-  compactionSummary,
+  compactedMarks,
   getToolName,
   isToolUIPart,
   type MessageBranch,
@@ -93,12 +93,60 @@ function stableBranches(next: ReadonlyMap<string, MessageBranch>): ReadonlyMap<s
   return lastBranches;
 }
 
-let lastCompaction: { messages: readonly unknown[]; summary: CompactionSummary | undefined } | undefined;
-/** The transcript's compaction, counted again only when the message list changed (one list per commit). */
+/** Counts of one transcript's compaction (what `compactionSummary` sums), for updating them message by message. */
+interface CompactionCounts {
+  summaries: number;
+  toolOutputs: number;
+  textParts: number;
+}
+let lastCompaction:
+  | { messages: readonly UIMessage[]; counts: CompactionCounts; summary: CompactionSummary | undefined }
+  | undefined;
+
+/** Adds (`sign` 1) or takes away (-1) what one message counts towards the compaction summary. */
+function countCompaction(counts: CompactionCounts, m: UIMessage, sign: 1 | -1): void {
+  if (m.id.startsWith("compaction_")) counts.summaries += sign;
+  if (typeof m.metadata !== "object" || m.metadata === null) return;
+  const marks = compactedMarks(m);
+  counts.toolOutputs += sign * marks.toolCallIds.size;
+  counts.textParts += sign * marks.textParts.size;
+}
+
+/**
+ * The transcript's compaction, counted again only when the message list changed (one list per commit), and
+ * then only for the messages that changed: while a reply streams into a long transcript one message changes
+ * per commit, and reading the metadata of all 2,000 cost more than the rest of the snapshot (paced chat bench).
+ */
 function compactionOf(messages: readonly UIMessage[]): CompactionSummary | undefined {
-  if (lastCompaction?.messages !== messages)
-    lastCompaction = { messages, summary: compactionSummary(messages) };
-  return lastCompaction.summary;
+  const last = lastCompaction;
+  if (last?.messages === messages) return last.summary;
+  let counts: CompactionCounts;
+  if (last && last.messages.length === messages.length) {
+    counts = { ...last.counts };
+    const before = last.messages;
+    for (let i = 0; i < messages.length; i++) {
+      const m = messages[i] as UIMessage;
+      const was = before[i] as UIMessage;
+      if (m === was) continue;
+      countCompaction(counts, was, -1);
+      countCompaction(counts, m, 1);
+    }
+  } else {
+    counts = { summaries: 0, toolOutputs: 0, textParts: 0 };
+    for (const m of messages) countCompaction(counts, m, 1);
+  }
+  const same =
+    last?.summary !== undefined &&
+    last.summary.summaries === counts.summaries &&
+    last.summary.toolOutputs === counts.toolOutputs &&
+    last.summary.textParts === counts.textParts;
+  const summary = same
+    ? last?.summary
+    : counts.summaries + counts.toolOutputs + counts.textParts === 0
+      ? undefined
+      : { ...counts };
+  lastCompaction = { messages, counts, summary };
+  return summary;
 }
 
 /**

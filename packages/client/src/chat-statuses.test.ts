@@ -4,6 +4,7 @@
  */
 import { createMockAgentServer, demoAgents, type MockAgentServer } from "@runboard/mock-server";
 import { classifySyntheticMessage } from "@runboard/protocol";
+import type { UIMessage } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { room, textOf, until } from "../test/helpers.ts";
@@ -126,6 +127,30 @@ describe("compaction (Think)", () => {
     const first = s.snap().messages[0];
     expect(first?.id.startsWith("compaction_")).toBe(true);
     expect(s.snap().compaction).toEqual({ summaries: 1, toolOutputs: 0, textParts: 0 });
+    expect(s.errors).toEqual([]);
+    s.close();
+  });
+
+  it("the count follows marks put on and taken off a message in the middle of the transcript", async () => {
+    // The count is kept up to date message by message (only the changed ones are read again): a mark that
+    // arrives on an older message, and one that goes away, must both show.
+    const s = connect("ChatAgent", room("marks"));
+    await s.chat.sendMessage({ text: "hello" });
+    await until(() => s.idle() && s.snap().messages.length === 2, "hello");
+    await s.chat.sendMessage({ text: "hello again" });
+    await until(() => s.idle() && s.snap().messages.length === 4, "second turn");
+    expect(s.snap().compaction).toBeUndefined();
+    const answer = s.snap().messages[1] as UIMessage;
+    const marked = {
+      ...answer,
+      metadata: { compactedToolOutputs: ["tc1", "tc2"], compactedTextParts: [0] },
+    };
+    s.inject(JSON.stringify({ type: "cf_agent_message_updated", message: marked }));
+    await until(() => s.snap().compaction !== undefined, "marks counted");
+    expect(s.snap().compaction).toEqual({ summaries: 0, toolOutputs: 2, textParts: 1 });
+    s.inject(JSON.stringify({ type: "cf_agent_message_updated", message: { ...answer, metadata: {} } }));
+    await until(() => s.snap().compaction === undefined, "marks gone");
+    expect(s.snap().messages).toHaveLength(4);
     expect(s.errors).toEqual([]);
     s.close();
   });

@@ -74,6 +74,32 @@ it("parses a chat chunk once for the connection, the chat store and the run stor
   client.close();
 });
 
+it("parses a large transcript frame once for the connection and the chat store too", async () => {
+  const client = new AgentClient({
+    agent: "ChatAgent",
+    name: "parse-once-large",
+    host: "agents.example",
+    WebSocket: FakeWebSocket,
+  });
+  const chat = new ChatSession({ agent: client, getInitialMessages: null, resume: false, throttleMs: 0 });
+  await until(() => client.status === "open");
+  const socket = FakeWebSocket.last as FakeWebSocket;
+  // Over the size the recent-parse ring keeps (64 K units): such frames are cached per event object instead.
+  const messages = Array.from({ length: 400 }, (_, i) => ({
+    id: `m${i}`,
+    role: i % 2 ? "assistant" : "user",
+    parts: [{ type: "text", text: `${"x".repeat(300)} ${i}` }],
+  }));
+  const frame = JSON.stringify({ type: "cf_agent_chat_messages", messages });
+  expect(frame.length).toBeGreaterThan(64 * 1024);
+  const parse = vi.spyOn(JSON, "parse");
+  socket.push(frame);
+  expect(parse.mock.calls.filter(([text]) => text === frame)).toHaveLength(1);
+  expect(chat.getSnapshot().messages).toHaveLength(400);
+  chat.dispose();
+  client.close();
+});
+
 it("parses again when one event object is dispatched again with other data", () => {
   const event = { data: encodeStreamResumeAck("a") };
   const first = readFrame(event);

@@ -71,18 +71,30 @@ function problemOf(part: unknown): string | undefined {
  * ```
  */
 export function MessageParts(props: MessagePartsProps): ReactNode {
-  const { message, components: c = {}, runs, approvals = NO_APPROVALS, clientTools, onError } = props;
+  const { message, onError } = props;
   const reported = useRef<Set<string>>(undefined as unknown as Set<string>);
   reported.current ??= new Set();
-  const problems: Array<[key: string, text: string]> = [];
+  const problems: Problem[] = [];
+  const content = renderParts(props, problems);
+  // Keyed by the problems found, so a row streaming without any schedules no effect on each commit.
+  const problemKeys = problems.map(([key]) => key).join("\n");
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the problems are told once each, by their keys.
   useEffect(() => {
     for (const [key, text] of problems) {
       if (reported.current.has(key)) continue;
       reported.current.add(key);
       onError?.(new Error(`MessageParts: message ${message.id}: ${text}`));
     }
-  });
+  }, [problemKeys]);
+  return content;
+}
 
+/** A problem of one part: the key it is reported once by, and its text. */
+type Problem = [key: string, text: string];
+
+/** The parts of `props.message` as elements; the malformed ones found are added to `problems`. */
+function renderParts(props: MessagePartsProps, problems: Problem[]): ReactNode {
+  const { message, components: c = {}, runs, approvals = NO_APPROVALS, clientTools } = props;
   if (classifySyntheticMessage(message)) {
     const Event = c.AgentEvent ?? defaultParts.AgentEvent;
     return <Event message={message} />;
