@@ -263,11 +263,33 @@ describe("the page shell (mock only)", () => {
     it(`the composer never covers the last message (${viewport.width}×${viewport.height})`, T, async () => {
       const { page, errors } = await openTab(pg);
       await page.setViewportSize(viewport);
-      // Longer than the screen: three helpers' cards, then a short exchange after them.
-      await say(page, "fanout please");
-      await expect.poll(() => lastAnswer(page).textContent(), { timeout: 90_000 }).toContain("All three");
+      // Longer than the screen: three helpers' cards twice (a finished card is one line and its result, so
+      // once no longer overflows a desktop), then a short exchange after them.
+      for (const ask of ["fanout please", "fanout again"]) {
+        const answers = await page.locator('article[aria-label="Agent"]').count();
+        await say(page, ask);
+        await expect
+          .poll(
+            async () =>
+              (await page.locator('article[aria-label="Agent"]').count()) > answers &&
+              ((await lastAnswer(page).textContent()) ?? "").includes("All three"),
+            { timeout: 90_000 },
+          )
+          .toBe(true);
+      }
       await say(page, "hello");
       await expect.poll(() => lastAnswer(page).textContent(), POLL).toContain("How can I help you today?");
+      // The premise, checked: the conversation is taller than its scrolling area (else nothing below could fail).
+      const overflows = await page.evaluate(() => {
+        let e = document.querySelector('[aria-label="Conversation"]') as HTMLElement | null;
+        while (
+          e &&
+          !(e.scrollHeight > e.clientHeight + 1 && /auto|scroll/.test(getComputedStyle(e).overflowY))
+        )
+          e = e.parentElement;
+        return e !== null;
+      });
+      expect(overflows).toBe(true);
       // What lies under the composer's top edge (all layers at a row of points across it, not only the top
       // one): no part of the conversation may be drawn there, however far the person has scrolled.
       const underComposer = () =>
