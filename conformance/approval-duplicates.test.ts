@@ -11,7 +11,14 @@ import type { UIMessage } from "ai";
 import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { AgentClient, ChatApprovals, ChatSession } from "../packages/client/src/index.ts";
-import { AGENT, type Host, SKIP_REAL, useRealServer, until as waitUntil } from "./real-server-harness.ts";
+import {
+  AGENT,
+  type Host,
+  mountBeforeFirstSend,
+  SKIP_REAL,
+  useRealServer,
+  until as waitUntil,
+} from "./real-server-harness.ts";
 
 const real = useRealServer();
 const until = (what: string, pred: () => boolean, ms = 120_000) => waitUntil(what, pred, ms);
@@ -59,6 +66,7 @@ function tab(host: Host, name: string) {
     }
   });
   const chat = new ChatSession({ agent: client, throttleMs: 0 });
+  mountBeforeFirstSend(client, chat);
   const messages = () => chat.getSnapshot().messages;
   const idle = () => {
     const s = chat.getSnapshot();

@@ -4,6 +4,7 @@
  */
 import { existsSync } from "node:fs";
 import { afterAll, beforeAll } from "vitest";
+import type { AgentClient, ChatSession } from "../packages/client/src/index.ts";
 
 /** True when the environment asks to skip the real server. */
 export const SKIP_REAL = process.env.RUNBOARD_SKIP_REAL_SERVER === "1";
@@ -41,4 +42,37 @@ export async function until(what: string, pred: () => boolean, ms = 120_000): Pr
     if (Date.now() > end) throw new Error(`timed out waiting for: ${what}`);
     await new Promise((r) => setTimeout(r, 10));
   }
+}
+
+/**
+ * A person types after the page has loaded: the chat's first message waits until its mount probe (sent once the
+ * transcript has loaded) is answered. Sent in the same tick as the chat was made, the request can go out before
+ * that probe; the real server then offers the chat its own live stream, the socket misses that stream's chunks
+ * until its ACK lands, and on a loaded machine (load 12, clean-clone CI) the turn ended inside that window and
+ * the approval request never arrived. A known client limitation, kept out of these scenarios; see the closing
+ * note of issue 16. Resolves once the probe is answered (a fault test counts its frames from then on).
+ */
+export function mountBeforeFirstSend(
+  client: Pick<AgentClient, "send" | "addEventListener">,
+  session: { sendMessage: ChatSession["sendMessage"] },
+): Promise<void> {
+  const answered = new Promise<void>((resolve) => {
+    let probe: string | undefined;
+    const send = client.send.bind(client);
+    client.send = (data: string) => {
+      if (probe === undefined && data.includes('"cf_agent_stream_resume_request"'))
+        probe = (JSON.parse(data) as { probeId?: string }).probeId;
+      send(data);
+    };
+    client.addEventListener("message", (e) => {
+      const data = String((e as MessageEvent).data);
+      if (probe !== undefined && data.includes(`"probeId":"${probe}"`)) resolve();
+    });
+  });
+  const first = session.sendMessage.bind(session);
+  session.sendMessage = (async (...args: Parameters<ChatSession["sendMessage"]>) => {
+    await answered;
+    return first(...args);
+  }) as ChatSession["sendMessage"];
+  return answered;
 }

@@ -21,6 +21,7 @@ import {
   type ProgressStorage,
 } from "../packages/client/src/index.ts";
 import { describeAgentToolFailure, recoveryFor } from "../packages/protocol/src/index.ts";
+import { mountBeforeFirstSend } from "./real-server-harness.ts";
 
 const SKIP_REAL = process.env.RUNBOARD_SKIP_REAL_SERVER === "1";
 type Target = "mock" | "real";
@@ -100,6 +101,7 @@ function tab(
     storageKey: name,
     throttleMs: 0,
   });
+  const mounted = mountBeforeFirstSend(client, session);
   const snap = () => session.getSnapshot();
   // The protocol's end of a response: a chat frame with `done`. `status` alone can read `ready` before it,
   // e.g. while a stream cut by a reconnect waits for the resume probe's answer (docs/protocol.md#resume-handshake).
@@ -123,6 +125,8 @@ function tab(
     if (f.type === "cf_agent_use_chat_response" && f.done === true) doneFrames++;
   });
   return {
+    /** Resolves once the chat's mount probe is answered: the first send waits for it (see the harness). */
+    mounted: () => mounted,
     doneFrames: () => doneFrames,
     /** What the tab was in, for a timed-out wait: the chat's flags, the last message, the last frames. */
     describe: () => {
@@ -691,6 +695,8 @@ for (const target of targets) {
       for (const seed of realFaultSeeds(host)) {
         it(`seed ${seed}: socket dropped mid-stream`, { timeout: 180_000 }, async () => {
           const t = tab(target, host, room(`fault-slow-${seed}`));
+          // Frames are counted from the page's first message on, as before the send waited for the mount.
+          await t.mounted();
           dropAfter(t, 3 + (seed % 37));
           await t.chat.sendMessage({ text: "slow stream please" });
           await settled(t, "all words", () => textOf(t.messages().at(-1)).endsWith("word39"), 120_000);
@@ -724,6 +730,7 @@ for (const target of targets) {
               .map((p) => (p as { text?: string }).text ?? "")
               .join("");
           const dropped = tab(target, host, room(`fault-run-${seed}`));
+          await dropped.mounted();
           dropAfter(dropped, 2 + (seed % 23));
           await dropped.chat.sendMessage({ text: "research durable objects for me" });
           await settled(dropped, "reply", () => textOf(dropped.messages().at(-1)).endsWith("Done."), 120_000);
@@ -742,6 +749,7 @@ for (const target of targets) {
             setItem: (k, v) => void map.set(k, v),
           };
           const first = tab(target, host, name, {}, storage);
+          await first.mounted();
           let frames = 0;
           const cut = 2 + (seed % 17);
           const closed = new Promise<void>((resolve) =>

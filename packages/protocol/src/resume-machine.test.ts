@@ -34,29 +34,6 @@ const resp = (id: string, extra: Partial<ChatResponseFrame> = {}): ChatResponseF
 });
 
 describe("ResumeMachine: probing", () => {
-  it("sends no mount probe while this client's own request is in flight, and probes again once it ended", () => {
-    const m = machine();
-    m.handle({ type: "socket-open" });
-    m.handle({ type: "local-request", id: "mine" });
-    // A probe now would be answered with an offer of "mine" and cut this socket off its own stream until the ACK.
-    expect(m.handle({ type: "resume" })).toEqual([]);
-    expect(m.probeId).toBeUndefined();
-    m.route(resp("mine", { body: "", done: true }));
-    expect(sends(m.handle({ type: "resume" }))).toEqual([
-      { type: "cf_agent_stream_resume_request", probeId: "p1" },
-    ]);
-  });
-
-  it("still probes after a reconnect that cut its own request's stream (to resume it)", () => {
-    const m = machine();
-    m.handle({ type: "socket-open" });
-    m.handle({ type: "local-request", id: "mine" });
-    m.handle({ type: "socket-close" });
-    expect(sends(m.handle({ type: "socket-open" }))).toEqual([
-      { type: "cf_agent_stream_resume_request", probeId: "p1" },
-    ]);
-  });
-
   it("sends one probe with a probe id and a 5 s timer; asking again while in flight sends nothing", () => {
     const m = machine();
     expect(m.handle({ type: "socket-open" })).toEqual([]);

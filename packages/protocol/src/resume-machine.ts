@@ -142,13 +142,6 @@ export class ResumeMachine {
         this.acked = new Set();
         return [];
       case "resume":
-        // This client's own request is in flight (sent, or queued ahead of the probe): the server sends that
-        // stream to this socket anyway, and a probe that reaches it while the stream is live is answered with an
-        // offer of it, which puts this socket in the server's waiting set: no chunks until the ACK lands. On a
-        // busy machine the stream ended inside that window and the turn's approval request never reached the
-        // client (docs/protocol.md#own-request-in-flight). A probe only finds a stream this
-        // client does not already get, and a turn queued behind this one reaches it as a broadcast.
-        if (this.hasLocalStream()) return [];
         return this.startProbe();
       case "local-request":
         this.ended.delete(input.id);
@@ -244,11 +237,6 @@ export class ResumeMachine {
       ];
     }
     return this.resumeEnabled || this.isToolContinuation || this.streams.size > 0 ? this.startProbe() : [];
-  }
-
-  private hasLocalStream(): boolean {
-    for (const s of this.streams.values()) if (s.origin === "local") return true;
-    return false;
   }
 
   private startProbe(): ResumeCommand[] {
