@@ -16,12 +16,11 @@ import {
   type Host,
   mountBeforeFirstSend,
   SKIP_REAL,
+  until,
   useRealServer,
-  until as waitUntil,
 } from "./real-server-harness.ts";
 
 const real = useRealServer();
-const until = (what: string, pred: () => boolean, ms = 120_000) => waitUntil(what, pred, ms);
 type ToolPart = {
   type: string;
   toolCallId: string;

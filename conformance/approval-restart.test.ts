@@ -19,6 +19,7 @@ import {
   type ChatApprovalsTarget,
   ChatSession,
 } from "../packages/client/src/index.ts";
+import { until } from "./real-server-harness.ts";
 
 const SKIP_REAL = process.env.RUNBOARD_SKIP_REAL_SERVER === "1";
 type Server = { port: number; stop(): Promise<void> };
@@ -29,13 +30,6 @@ afterAll(async () => {
   rmSync(state, { recursive: true, force: true });
 });
 
-const until = async (what: string, pred: () => boolean | Promise<boolean>, ms = 120_000) => {
-  const end = Date.now() + ms;
-  while (!(await pred())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for: ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 type ToolPart = { type: string; toolCallId: string; state: string; approval?: { id: string } };
 const payment = (ms: readonly UIMessage[]) =>
   ms.flatMap((m) => m.parts).find((p) => p.type === "tool-processPayment") as ToolPart | undefined;

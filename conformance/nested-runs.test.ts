@@ -19,6 +19,7 @@ import {
   ChatSession,
   ChildFollower,
 } from "../packages/client/src/index.ts";
+import { until } from "./real-server-harness.ts";
 
 const SKIP_REAL = process.env.RUNBOARD_SKIP_REAL_SERVER === "1";
 type Target = "mock" | "real";
@@ -45,14 +46,6 @@ afterAll(async () => {
   await mock?.close();
   await real?.stop();
 });
-
-const until = async (what: string, pred: () => boolean, ms = 120_000) => {
-  const end = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for: ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
 
 interface EventFrame {
   type: "agent-tool-event";

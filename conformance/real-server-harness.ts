@@ -36,9 +36,13 @@ export function useRealServer(): { readonly port: number | undefined } {
 }
 
 /** Resolves once `pred` holds; throws naming `what` after `ms`. */
-export async function until(what: string, pred: () => boolean, ms = 120_000): Promise<void> {
+export async function until(
+  what: string,
+  pred: () => boolean | Promise<boolean>,
+  ms = 120_000,
+): Promise<void> {
   const end = Date.now() + ms;
-  while (!pred()) {
+  while (!(await pred())) {
     if (Date.now() > end) throw new Error(`timed out waiting for: ${what}`);
     await new Promise((r) => setTimeout(r, 10));
   }

@@ -21,7 +21,7 @@ import {
   type ProgressStorage,
 } from "../packages/client/src/index.ts";
 import { describeAgentToolFailure, recoveryFor } from "../packages/protocol/src/index.ts";
-import { mountBeforeFirstSend } from "./real-server-harness.ts";
+import { mountBeforeFirstSend, until } from "./real-server-harness.ts";
 
 const SKIP_REAL = process.env.RUNBOARD_SKIP_REAL_SERVER === "1";
 type Target = "mock" | "real";
@@ -50,13 +50,6 @@ afterAll(async () => {
   await real?.stop();
 });
 
-const until = async (what: string, pred: () => boolean, ms = 120_000) => {
-  const end = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for: ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
 const textOf = (m: UIMessage | undefined) =>
   (m?.parts ?? [])
     .filter((p) => p.type === "text")

@@ -7,7 +7,8 @@ import {
   type BranchEntry,
   type CompactionSummary,
   classifySyntheticMessage,
-  compactedMarks,
+  compactionOfCounts,
+  countCompaction,
   getToolName,
   isToolUIPart,
   type MessageBranch,
@@ -93,24 +94,9 @@ function stableBranches(next: ReadonlyMap<string, MessageBranch>): ReadonlyMap<s
   return lastBranches;
 }
 
-/** Counts of one transcript's compaction (what `compactionSummary` sums), for updating them message by message. */
-interface CompactionCounts {
-  summaries: number;
-  toolOutputs: number;
-  textParts: number;
-}
 let lastCompaction:
-  | { messages: readonly UIMessage[]; counts: CompactionCounts; summary: CompactionSummary | undefined }
+  | { messages: readonly UIMessage[]; counts: CompactionSummary; summary: CompactionSummary | undefined }
   | undefined;
-
-/** Adds (`sign` 1) or takes away (-1) what one message counts towards the compaction summary. */
-function countCompaction(counts: CompactionCounts, m: UIMessage, sign: 1 | -1): void {
-  if (m.id.startsWith("compaction_")) counts.summaries += sign;
-  if (typeof m.metadata !== "object" || m.metadata === null) return;
-  const marks = compactedMarks(m);
-  counts.toolOutputs += sign * marks.toolCallIds.size;
-  counts.textParts += sign * marks.textParts.size;
-}
 
 /**
  * The transcript's compaction, counted again only when the message list changed (one list per commit), and
@@ -120,7 +106,7 @@ function countCompaction(counts: CompactionCounts, m: UIMessage, sign: 1 | -1): 
 function compactionOf(messages: readonly UIMessage[]): CompactionSummary | undefined {
   const last = lastCompaction;
   if (last?.messages === messages) return last.summary;
-  let counts: CompactionCounts;
+  let counts: CompactionSummary;
   if (last && last.messages.length === messages.length) {
     counts = { ...last.counts };
     const before = last.messages;
@@ -133,18 +119,14 @@ function compactionOf(messages: readonly UIMessage[]): CompactionSummary | undef
     }
   } else {
     counts = { summaries: 0, toolOutputs: 0, textParts: 0 };
-    for (const m of messages) countCompaction(counts, m, 1);
+    for (const m of messages) countCompaction(counts, m);
   }
   const same =
     last?.summary !== undefined &&
     last.summary.summaries === counts.summaries &&
     last.summary.toolOutputs === counts.toolOutputs &&
     last.summary.textParts === counts.textParts;
-  const summary = same
-    ? last?.summary
-    : counts.summaries + counts.toolOutputs + counts.textParts === 0
-      ? undefined
-      : { ...counts };
+  const summary = same ? last?.summary : compactionOfCounts(counts);
   lastCompaction = { messages, counts, summary };
   return summary;
 }

@@ -85,19 +85,31 @@ export interface CompactionSummary {
   textParts: number;
 }
 
+/**
+ * Adds (`sign` 1) or takes away (-1) what one message counts towards a transcript's `CompactionSummary`: a store
+ * that keeps the counts can update them for the messages that changed instead of counting the whole transcript.
+ */
+export function countCompaction(
+  counts: CompactionSummary,
+  message: { id: string; metadata?: unknown },
+  sign: 1 | -1 = 1,
+): void {
+  if (message.id.startsWith("compaction_")) counts.summaries += sign;
+  if (typeof message.metadata !== "object" || message.metadata === null) return;
+  const marks = compactedMarks(message);
+  counts.toolOutputs += sign * marks.toolCallIds.size;
+  counts.textParts += sign * marks.textParts.size;
+}
+
+/** The summary of `counts`: `undefined` when nothing was compacted. */
+export const compactionOfCounts = (counts: CompactionSummary): CompactionSummary | undefined =>
+  counts.summaries + counts.toolOutputs + counts.textParts === 0 ? undefined : { ...counts };
+
 /** Counts a transcript's compaction; `undefined` when nothing in it was compacted. */
 export function compactionSummary(
   messages: readonly { id: string; metadata?: unknown }[],
 ): CompactionSummary | undefined {
-  let summaries = 0;
-  let toolOutputs = 0;
-  let textParts = 0;
-  for (const m of messages) {
-    if (m.id.startsWith("compaction_")) summaries++;
-    if (typeof m.metadata !== "object" || m.metadata === null) continue;
-    const marks = compactedMarks(m);
-    toolOutputs += marks.toolCallIds.size;
-    textParts += marks.textParts.size;
-  }
-  return summaries + toolOutputs + textParts === 0 ? undefined : { summaries, toolOutputs, textParts };
+  const counts: CompactionSummary = { summaries: 0, toolOutputs: 0, textParts: 0 };
+  for (const m of messages) countCompaction(counts, m);
+  return compactionOfCounts(counts);
 }
