@@ -202,7 +202,8 @@ async function transcriptRun(useChat, list) {
   function App() {
     const chat = useChat(agent);
     box.chat = chat;
-    box.messages = chat.messages;
+    // Counts the app's own commits (the mount is waited for below); the stream's commits are counted by the
+    // renders of its row, the same measure for every contender.
     React.useEffect(() => {
       box.commits++;
     });
@@ -224,7 +225,6 @@ async function transcriptRun(useChat, list) {
   await until(() => el.firstChild.childNodes.length === HISTORY + 1, "own message shown");
   await sleep(50);
   renders.clear();
-  const commits0 = box.commits;
   let lag = 0;
   const shown = () => el.firstChild.lastChild?.textContent === paced.expected;
   const answer = framesFor(id, paced.frames);
@@ -236,7 +236,8 @@ async function transcriptRun(useChat, list) {
   });
   let unchanged = 0;
   for (const [mid, n] of renders) if (mid.startsWith("m")) unchanged += n;
-  const commits = box.commits - commits0;
+  // The streamed message's row renders once per commit that changed it (its id is the stream's `start`).
+  const commits = renders.get(paced.messageId) ?? 0;
   root.unmount();
   return { cpu, commits, unchanged, lag };
 }

@@ -1,8 +1,8 @@
 // Wire frames the benchmarks feed, as the server sends them (all generated, deterministic).
 
 /**
- * One assistant message of `deltas` text deltas as `cf_agent_use_chat_response` frames (JSON body), and the
- * text it must end with.
+ * One assistant message of `deltas` text deltas as `cf_agent_use_chat_response` frames (JSON body), the text it
+ * must end with, and the message's id.
  */
 export function chatStream(deltas = 20_000, id = "req1") {
   const frame = (body, done = false) =>
@@ -19,7 +19,7 @@ export function chatStream(deltas = 20_000, id = "req1") {
     frames.push(frame({ type: "text-delta", id: "t", delta }));
   }
   frames.push(frame({ type: "text-end", id: "t" }), frame({ type: "finish" }), frame(null, true));
-  return { frames, expected };
+  return { frames, expected, messageId: "a1" };
 }
 
 /**

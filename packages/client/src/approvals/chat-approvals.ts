@@ -69,6 +69,9 @@ export interface ChatApprovalsOptions {
 
 const isSession = (chat: ChatApprovalsOptions["chat"]): chat is ChatApprovalsSession =>
   typeof (chat as Partial<ChatApprovalsSession>).getSnapshot === "function";
+/** The store whose changes the requests follow: the session, or the one behind a hook's result. */
+const sessionOf = (chat: ChatApprovalsOptions["chat"]): ChatApprovalsSession | undefined =>
+  isSession(chat) ? chat : chat[CHAT_SESSION];
 const messagesOf = (chat: ChatApprovalsOptions["chat"]): readonly UIMessage[] =>
   isSession(chat)
     ? chat.getSnapshot().messages
@@ -86,6 +89,8 @@ export class ChatApprovals {
   private readonly client = new Cached<ApprovalRequest[]>();
   private readonly server = new Cached<ApprovalRequest[]>();
   private detach: (() => void) | undefined;
+  /** The chat store followed, and how to stop following it. */
+  private followed: { session: ChatApprovalsSession; off: () => void } | undefined;
   private disposed = false;
 
   /**
@@ -102,6 +107,19 @@ export class ChatApprovals {
   /** Takes the app's latest chat and `online` (the connection stays the one the store was made with). */
   setOptions(next: Omit<ChatApprovalsOptions, "agent">): void {
     this.options = { ...next, ...(this.agent ? { agent: this.agent } : {}) };
+    if (this.detach && !this.disposed) this.follow();
+  }
+
+  /**
+   * Follows the chat's store, so the requests change when its transcript does. A hook's result carries its
+   * session: the component holding `useAgentChat` re-renders only for the fields it reads (issue 16), so a new
+   * result on each transcript change cannot be relied on.
+   */
+  private follow(): void {
+    const session = sessionOf(this.options.chat);
+    if (session === this.followed?.session) return;
+    this.followed?.off();
+    this.followed = session ? { session, off: session.subscribe(this.changed) } : undefined;
   }
 
   /** Calls `fn` whenever the requests may have changed. Returns the unsubscribe. */
@@ -115,8 +133,11 @@ export class ChatApprovals {
   attach(): void {
     if (this.detach || this.disposed) return;
     const offs = [this.ledger.subscribe(this.changed), watchConnection(this.agent, this.changed)];
-    const { chat } = this.options;
-    if (isSession(chat)) offs.push(chat.subscribe(this.changed));
+    this.follow();
+    offs.push(() => {
+      this.followed?.off();
+      this.followed = undefined;
+    });
     const agent = this.agent;
     if (agent) {
       agent.addEventListener("message", this.onMessage);
