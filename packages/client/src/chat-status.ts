@@ -13,6 +13,7 @@ import {
   isToolUIPart,
   type MessageBranch,
   type MessageList,
+  publishedChanges,
   type ResumeMachine,
   type SessionStatus,
   type StreamOrigin,
@@ -102,6 +103,8 @@ let lastCompaction:
  * The transcript's compaction, counted again only when the message list changed (one list per commit), and
  * then only for the messages that changed: while a reply streams into a long transcript one message changes
  * per commit, and reading the metadata of all 2,000 cost more than the rest of the snapshot (paced chat bench).
+ * The list says which messages it changed (`publishedChanges`); other lists of the same length are compared
+ * message by message.
  */
 function compactionOf(messages: readonly UIMessage[]): CompactionSummary | undefined {
   const last = lastCompaction;
@@ -110,7 +113,10 @@ function compactionOf(messages: readonly UIMessage[]): CompactionSummary | undef
   if (last && last.messages.length === messages.length) {
     counts = { ...last.counts };
     const before = last.messages;
-    for (let i = 0; i < messages.length; i++) {
+    const at = publishedChanges(messages, before);
+    const n = at ? at.length : messages.length;
+    for (let k = 0; k < n; k++) {
+      const i = at ? (at[k] as number) : k;
       const m = messages[i] as UIMessage;
       const was = before[i] as UIMessage;
       if (m === was) continue;

@@ -8,7 +8,7 @@
  *
  * Cost: the working list is mutated in place with copy-on-write, so a text delta is O(1) amortised and never
  * clones the list. `messages` publishes an immutable snapshot; messages that did not change since the last
- * snapshot keep their object identity.
+ * snapshot keep their object identity, and `publishedChanges` tells a reader which ones did.
  */
 import type { UIMessage, UIMessageChunk } from "ai";
 import {
@@ -62,6 +62,45 @@ const MAX_ENDED_CONTINUATIONS = 32;
 
 type Msg = UIMessage;
 
+/**
+ * Per snapshot a `MessageList` published: the snapshot published before it and the indices that differ. Only
+ * for a publish with nothing added, removed or replaced wholesale in between (see `publishedChanges`).
+ */
+const publications = new WeakMap<
+  readonly unknown[],
+  { prev: readonly unknown[]; changed: readonly number[] }
+>();
+const NONE: readonly number[] = Object.freeze([]);
+
+/**
+ * Which messages differ between two transcripts a `MessageList` published, when it knows: the indices `i`
+ * (ascending) where `next[i]` may be another object than `prev[i]`. At every other index the message is the
+ * same object; at those listed it keeps its id. `next` and `prev` have the same length. `undefined` means
+ * unknown: compare the arrays yourself. That is the answer unless `next` is the snapshot published right
+ * after `prev` (or the same array) and nothing was added, removed, truncated or replaced wholesale
+ * (`replaceAll`) in between, and for arrays no `MessageList` published (another store's, a branch view).
+ *
+ * Why: while a reply streams into a long transcript one message changes per snapshot, and a reader that finds
+ * it by comparing all messages (a row-per-message hub, a compaction count) pays for the whole transcript on
+ * every animation frame. Only the pair of consecutive snapshots is remembered, so an old snapshot does not
+ * keep the ones before it alive.
+ *
+ * @example
+ * ```ts
+ * const changed = publishedChanges(next, prev);
+ * if (changed) for (const i of changed) onMessageChanged(next[i]);
+ * else next.forEach((m, i) => m !== prev[i] && onMessageChanged(m)); // unknown: compare every message
+ * ```
+ */
+export function publishedChanges(
+  next: readonly unknown[],
+  prev: readonly unknown[],
+): readonly number[] | undefined {
+  if (next === prev) return NONE;
+  const p = publications.get(next);
+  return p?.prev === prev ? p.changed : undefined;
+}
+
 /** Options of a message list. */
 export interface MessageListOptions {
   /** Id for an assistant message of a stream that never sent `start.messageId`. Default `stream:<id>`. */
@@ -75,6 +114,10 @@ export class MessageList {
   private owned = new Set<object>();
   private published: readonly Msg[];
   private dirty = false;
+  /** Indices whose message was replaced since `published` (for `publishedChanges`), unless `structural`. */
+  private touched: number[] = [];
+  /** A message was added or removed since `published`: the next snapshot's changes are not recorded. */
+  private structural = false;
   private readonly streams = new Map<string, StreamState>();
   private readonly endedContinuations = new Map<string, EndedContinuation>();
   private readonly idFor: (streamId: string) => string;
@@ -89,7 +132,15 @@ export class MessageList {
   /** The current transcript. Cheap when nothing changed; unchanged messages keep their identity. */
   get messages(): readonly Msg[] {
     if (this.dirty) {
-      this.published = this.list.slice();
+      const prev = this.published;
+      const next = this.list.slice();
+      // Only consecutive snapshots are linked: `prev` stops naming its own predecessor, so no chain of old
+      // snapshots stays reachable from the newest one.
+      publications.delete(prev);
+      if (!this.structural) publications.set(next, { prev, changed: sortedUnique(this.touched) });
+      this.published = next;
+      this.touched = [];
+      this.structural = false;
       // Everything handed out is now shared: the next write to it must copy first.
       this.owned = new Set();
       this.dirty = false;
@@ -222,8 +273,10 @@ export class MessageList {
     if (i === undefined) {
       this.index.set(message.id, this.list.length);
       this.list.push(message);
+      this.structural = true;
     } else {
       this.list[i] = message;
+      this.touched.push(i);
     }
     this.dirty = true;
   }
@@ -237,6 +290,8 @@ export class MessageList {
     this.reindex();
     this.owned = new Set();
     this.published = messages;
+    this.touched = [];
+    this.structural = false;
     this.dirty = false;
     for (const s of this.streams.values()) s.ctx = createPartContext();
   }
@@ -262,6 +317,7 @@ export class MessageList {
     if (i === undefined || i < 0) return false;
     const local = this.list[i] as Msg;
     this.list[i] = { ...message, id: local.id };
+    this.touched.push(i);
     this.dirty = true;
     // Open-block indices of a stream writing this message no longer point at the same parts.
     for (const s of this.streams.values()) if (s.messageId === local.id) s.ctx = createPartContext();
@@ -273,6 +329,7 @@ export class MessageList {
     if (fromIndex >= this.list.length) return;
     this.list = this.list.slice(0, Math.max(0, fromIndex));
     this.reindex();
+    this.structural = true;
     this.dirty = true;
   }
 
@@ -306,6 +363,7 @@ export class MessageList {
         i = this.list.length;
         this.list.push({ id, role: "assistant", parts: [] });
         this.index.set(id, i);
+        this.structural = true;
         this.dirty = true;
       } else {
         i = existing;
@@ -346,6 +404,7 @@ export class MessageList {
     this.list.push({ id, role: "assistant", parts: [] });
     this.index.set(id, this.list.length - 1);
     if (stream.continuation) stream.base = { parts: [], metadata: undefined };
+    this.structural = true;
     this.dirty = true;
     return this.list.length - 1;
   }
@@ -383,6 +442,7 @@ export class MessageList {
     this.owned.add(copy);
     this.owned.add(copy.parts);
     this.list[i] = copy;
+    this.touched.push(i);
     return copy;
   }
 
@@ -398,4 +458,10 @@ export class MessageList {
       this.index.set(m.id, i);
     });
   }
+}
+
+/** `xs` ascending without repeats (usually one index: the message a stream writes). */
+function sortedUnique(xs: number[]): readonly number[] {
+  if (xs.length < 2) return xs;
+  return [...new Set(xs)].sort((a, b) => a - b);
 }

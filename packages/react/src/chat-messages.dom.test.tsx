@@ -287,3 +287,116 @@ describe("ChatMessageList", () => {
     chat.dispose();
   });
 });
+
+// ───────────── the store's record of what changed (`publishedChanges`) ─────────────
+
+/** The message each row was last given, per id. */
+const given = new Map<string, UIMessage | undefined>();
+const GivenRow = memo(function GivenRow({ id }: { id: string }) {
+  const message = useChatMessage(id);
+  given.set(id, message);
+  return <article data-id={id}>{message && <MessageParts message={message} />}</article>;
+});
+
+function hintSetup(messages: UIMessage[], throttleMs?: number) {
+  const agent = new FakeAgent();
+  const chat = new ChatSession({
+    agent: agent as never,
+    messages,
+    getInitialMessages: null,
+    resume: false,
+    ...(throttleMs === undefined ? {} : { throttleMs }),
+  });
+  const view = render(<ChatMessageList chat={chat} row={GivenRow} />);
+  given.clear();
+  const frame = (f: unknown) => agent.dispatchEvent(new MessageEvent("message", { data: JSON.stringify(f) }));
+  /** Every row was last given the very message the store holds now. */
+  const expectRowsCurrent = () => {
+    for (const m of chat.getSnapshot().messages) if (given.has(m.id)) expect(given.get(m.id)).toBe(m);
+  };
+  return { agent, chat, view, frame, expectRowsCurrent };
+}
+
+/** Waits for the next animation frame, when the store publishes what changed since the last one. */
+const nextFrame = () => act(() => new Promise<void>((r) => requestAnimationFrame(() => r())));
+
+describe("rows follow the store's record of what changed", () => {
+  it("a tool result for an earlier message and a delta in the same frame re-render exactly those two rows", async () => {
+    const withCall: UIMessage = {
+      id: "m1",
+      role: "assistant",
+      parts: [{ type: "tool-x", toolCallId: "call_1", state: "input-available", input: {} } as never],
+    };
+    const messages = [...transcript(6)];
+    messages[1] = withCall;
+    // Published once per animation frame, as in a browser.
+    const { agent, chat, view, expectRowsCurrent } = hintSetup(messages, undefined);
+    agent.push({ type: "start", messageId: "m5" });
+    agent.push({ type: "text-start", id: "t" });
+    await nextFrame();
+    given.clear();
+    agent.push({ type: "text-delta", id: "t", delta: "streamed" });
+    agent.push({ type: "tool-output-available", toolCallId: "call_1", output: "done" });
+    await nextFrame();
+    expect([...given.keys()].sort()).toEqual(["m1", "m5"]);
+    expect(given.get("m1")?.parts[0]).toMatchObject({ state: "output-available", output: "done" });
+    expect(view.container.querySelector('[data-id="m5"]')?.textContent).toBe("streamed");
+    expectRowsCurrent();
+    chat.dispose();
+  });
+
+  it("a metadata merge on a message in the middle reaches its row only", async () => {
+    const { agent, chat, expectRowsCurrent } = hintSetup(transcript(9), 0);
+    await act(async () => agent.push({ type: "start", messageId: "m3" }));
+    given.clear();
+    await act(async () => agent.push({ type: "message-metadata", messageMetadata: { rating: 5 } }));
+    expect([...given.keys()]).toEqual(["m3"]);
+    expect(given.get("m3")?.metadata).toEqual({ rating: 5 });
+    expectRowsCurrent();
+    chat.dispose();
+  });
+
+  it("a server snapshot that edits one message (same ids) and one that adds one reach the rows", async () => {
+    const { chat, view, frame, expectRowsCurrent } = hintSetup(transcript(9), 0);
+    const edited = transcript(9);
+    edited[4] = { id: "m4", role: "user", parts: [{ type: "text", text: "edited on the server" }] };
+    await act(async () => frame({ type: "cf_agent_chat_messages", messages: edited }));
+    expect(view.container.querySelector('[data-id="m4"]')?.textContent).toBe("edited on the server");
+    expectRowsCurrent();
+    const added = [...edited, { id: "m9", role: "assistant", parts: [{ type: "text", text: "new" }] }];
+    await act(async () => frame({ type: "cf_agent_chat_messages", messages: added }));
+    expect(shownIds(view.container)).toEqual(added.map((m) => m.id));
+    expect(view.container.querySelector('[data-id="m9"]')?.textContent).toBe("new");
+    expectRowsCurrent();
+    // A delta after the snapshot is still told to its row only.
+    given.clear();
+    await act(async () => chat.setMessages((prev) => prev.map((m) => (m.id === "m2" ? { ...m } : m))));
+    expect([...given.keys()]).toEqual(["m2"]);
+    expectRowsCurrent();
+    chat.dispose();
+  });
+
+  it("a streamed delta makes the hub and the store read the one changed message of the last snapshot", async () => {
+    const { agent, chat } = hintSetup(transcript(200), 0);
+    await act(async () => {
+      agent.push({ type: "start", messageId: "m101" });
+      agent.push({ type: "text-start", id: "t" });
+    });
+    // Count every read of the snapshot the rows were last given (it stays the same array).
+    const shown = chat.getSnapshot().messages as UIMessage[];
+    let reads = 0;
+    shown.forEach((m, i) => {
+      Object.defineProperty(shown, i, {
+        get: () => {
+          reads++;
+          return m;
+        },
+      });
+    });
+    await act(async () => agent.push({ type: "text-delta", id: "t", delta: "one" }));
+    expect(given.get("m101")?.parts.at(-1)).toMatchObject({ text: "one" });
+    // The row hub and the compaction count each read message 101; comparing every message read all 200, twice.
+    expect(reads).toBeLessThanOrEqual(2);
+    chat.dispose();
+  });
+});

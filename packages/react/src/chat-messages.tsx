@@ -4,6 +4,7 @@
  * They rely on the store keeping the object of every message that did not change (`MessageList` does).
  */
 import { CHAT_SESSION } from "@runboard/client";
+import { publishedChanges } from "@runboard/protocol";
 import type { UIMessage } from "ai";
 import {
   type ComponentType,
@@ -135,6 +136,17 @@ function changed(source: ChatMessagesSource, hub: Hub) {
   const next = source.getSnapshot().messages;
   if (next === prev) return;
   hub.messages = next;
+  // The store's own record of what it changed (a `MessageList` snapshot): no pass over the transcript.
+  const hinted = publishedChanges(next, prev);
+  if (hinted) {
+    if (!idsOf.has(next)) {
+      const ids = idsFor(source, prev);
+      idsOf.set(next, ids);
+      lastIds.set(source, ids);
+    }
+    tellRows(hub, prev, next, hinted);
+    return;
+  }
   const kept = sameIdsAs(source, prev, next);
   const idsChanged = !kept && idsFor(source, prev) !== idsFor(source, next);
   if (idsChanged) {
@@ -143,7 +155,19 @@ function changed(source: ChatMessagesSource, hub: Hub) {
     for (const set of [...hub.rows.values()]) for (const fn of [...set]) fn();
     return;
   }
-  for (let i = 0; i < next.length; i++) {
+  tellRows(hub, prev, next, undefined);
+}
+
+/** Calls the rows whose message object changed: at the indices `at` when known, else found by comparing. */
+function tellRows(
+  hub: Hub,
+  prev: readonly UIMessage[],
+  next: readonly UIMessage[],
+  at: readonly number[] | undefined,
+) {
+  const n = at ? at.length : next.length;
+  for (let k = 0; k < n; k++) {
+    const i = at ? (at[k] as number) : k;
     const m = next[i] as UIMessage;
     if (m === prev[i]) continue;
     const set = hub.rows.get(m.id);
