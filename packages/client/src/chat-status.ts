@@ -103,24 +103,25 @@ let lastCompaction:
  * The transcript's compaction, counted again only when the message list changed (one list per commit), and
  * then only for the messages that changed: while a reply streams into a long transcript one message changes
  * per commit, and reading the metadata of all 2,000 cost more than the rest of the snapshot (paced chat bench).
- * The list says which messages it changed (`publishedChanges`); other lists of the same length are compared
- * message by message.
+ * The list says which messages it changed or appended (`publishedChanges`); other lists of the same length
+ * are compared message by message.
  */
 function compactionOf(messages: readonly UIMessage[]): CompactionSummary | undefined {
   const last = lastCompaction;
   if (last?.messages === messages) return last.summary;
+  const before = last?.messages;
+  // Indices to count again: named by the list, or all of them when the length is the same (one comparison).
+  const at = before && publishedChanges(messages, before);
   let counts: CompactionSummary;
-  if (last && last.messages.length === messages.length) {
+  if (last && before && (at || before.length === messages.length)) {
     counts = { ...last.counts };
-    const before = last.messages;
-    const at = publishedChanges(messages, before);
     const n = at ? at.length : messages.length;
     for (let k = 0; k < n; k++) {
       const i = at ? (at[k] as number) : k;
       const m = messages[i] as UIMessage;
-      const was = before[i] as UIMessage;
+      const was = before[i];
       if (m === was) continue;
-      countCompaction(counts, was, -1);
+      if (was) countCompaction(counts, was, -1);
       countCompaction(counts, m, 1);
     }
   } else {

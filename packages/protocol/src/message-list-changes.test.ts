@@ -22,19 +22,30 @@ const history = () => [
   user("u4", "e"),
 ];
 
-/** The indices where `next` holds another object than `prev`, found by comparing them. */
+/** The indices where `next` holds another object than `prev` (every one past its end), by comparing them. */
 function compared(next: readonly UIMessage[], prev: readonly UIMessage[]): number[] {
   const out: number[] = [];
   for (let i = 0; i < next.length; i++) if (next[i] !== prev[i]) out.push(i);
   return out;
 }
 
-/** The hint is the comparison's answer, and every message it names kept its id. */
+/** What every hint promises: `prev` with messages changed in place (same ids) and new ones appended. */
+function expectHintHolds(next: readonly UIMessage[], prev: readonly UIMessage[], hint: readonly number[]) {
+  expect(next.length).toBeGreaterThanOrEqual(prev.length);
+  expect(hint).toEqual(compared(next, prev));
+  const before = new Set(prev.map((m) => m.id));
+  for (const i of hint) {
+    if (i < prev.length) expect(next[i]?.id).toBe(prev[i]?.id);
+    else expect(before.has(next[i]?.id as string)).toBe(false);
+  }
+}
+
+/** The hint is the comparison's answer. */
 function expectExact(next: readonly UIMessage[], prev: readonly UIMessage[], expected: number[]) {
-  expect(next).toHaveLength(prev.length);
   expect(compared(next, prev)).toEqual(expected);
-  expect(publishedChanges(next, prev)).toEqual(expected);
-  for (const i of expected) expect(next[i]?.id).toBe(prev[i]?.id);
+  const hint = publishedChanges(next, prev);
+  expect(hint).toEqual(expected);
+  expectHintHolds(next, prev, hint as number[]);
 }
 
 describe("publishedChanges", () => {
@@ -88,21 +99,36 @@ describe("publishedChanges", () => {
     expectExact(p2, p1, [1, 2]);
   });
 
-  it("says nothing when a message was added, removed or the transcript replaced", () => {
+  it("names appended messages past the end of the last snapshot", () => {
     const list = new MessageList(history());
     const p0 = list.messages;
     list.applyChunk("s", ch({ type: "start", messageId: "a5" }));
     const added = list.messages;
     expect(added).toHaveLength(6);
-    expect(publishedChanges(added, p0)).toBeUndefined();
+    expectExact(added, p0, [5]);
+    // A user turn and a stream without a start id, together with a change to a message before them.
+    list.upsert(user("u6", "f"));
+    list.upsert(user("u2", "edited"));
+    list.applyChunk("s2", ch({ type: "text-delta", id: "t", delta: "x" }));
+    const more = list.messages;
+    expect(more.map((m) => m.id)).toEqual(["u0", "a1", "u2", "a3", "u4", "a5", "u6", "stream:s2"]);
+    expectExact(more, added, [2, 6, 7]);
+  });
 
+  it("says nothing when a message was removed or the transcript replaced", () => {
+    const list = new MessageList(history());
+    list.applyChunk("s", ch({ type: "start", messageId: "a5" }));
     list.upsert(user("u6", "f"));
     const upserted = list.messages;
-    expect(publishedChanges(upserted, added)).toBeUndefined();
-
     list.truncate(5);
     const truncated = list.messages;
+    expect(truncated).toHaveLength(5);
     expect(publishedChanges(truncated, upserted)).toBeUndefined();
+    // Removed, then one appended again: still unknown.
+    list.truncate(4);
+    list.upsert(user("u9", "g"));
+    expect(list.messages).toHaveLength(5);
+    expect(publishedChanges(list.messages, truncated)).toBeUndefined();
 
     // A change not yet published is dropped with the transcript it was made to; the replacement (shorter,
     // other ids) is unknown against what was shown before, not "nothing changed".
@@ -143,6 +169,7 @@ describe("publishedChanges", () => {
     const list = new MessageList(history());
     let prev = list.messages;
     let hinted = 0;
+    let appended = 0;
     let next = 0;
     for (let step = 0; step < 2000; step++) {
       const ms = list.messages;
@@ -173,13 +200,13 @@ describe("publishedChanges", () => {
       const hint = publishedChanges(cur, prev);
       if (hint) {
         hinted++;
-        expect(cur).toHaveLength(prev.length);
-        expect(hint).toEqual(compared(cur, prev));
-        for (const i of hint) expect(cur[i]?.id).toBe(prev[i]?.id);
+        if (cur.length > prev.length) appended++;
+        expectHintHolds(cur, prev, hint);
       }
       prev = cur;
     }
     // The run exercised the hint, not only its absence.
     expect(hinted).toBeGreaterThan(200);
+    expect(appended).toBeGreaterThan(10);
   });
 });

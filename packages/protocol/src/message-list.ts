@@ -64,7 +64,7 @@ type Msg = UIMessage;
 
 /**
  * Per snapshot a `MessageList` published: the snapshot published before it and the indices that differ. Only
- * for a publish with nothing added, removed or replaced wholesale in between (see `publishedChanges`).
+ * for a publish with nothing removed or replaced wholesale in between (see `publishedChanges`).
  */
 const publications = new WeakMap<
   readonly unknown[],
@@ -74,11 +74,13 @@ const NONE: readonly number[] = Object.freeze([]);
 
 /**
  * Which messages differ between two transcripts a `MessageList` published, when it knows: the indices `i`
- * (ascending) where `next[i]` may be another object than `prev[i]`. At every other index the message is the
- * same object; at those listed it keeps its id. `next` and `prev` have the same length. `undefined` means
- * unknown: compare the arrays yourself. That is the answer unless `next` is the snapshot published right
- * after `prev` (or the same array) and nothing was added, removed, truncated or replaced wholesale
- * (`replaceAll`) in between, and for arrays no `MessageList` published (another store's, a branch view).
+ * (ascending) where `next[i]` may be another object than `prev[i]`. `next` is `prev` with messages changed in
+ * place and possibly some appended: every index from `prev.length` on is listed (those messages are new, with
+ * ids `prev` does not hold), a listed index below it keeps its id, and at every index not listed the message is
+ * the same object. `undefined` means unknown: compare the arrays yourself. That is the answer unless `next` is
+ * the snapshot published right after `prev` (or the same array) and nothing was removed (`truncate`) or
+ * replaced wholesale (`replaceAll`) in between, and for arrays no `MessageList` published (another store's, a
+ * branch view).
  *
  * Why: while a reply streams into a long transcript one message changes per snapshot, and a reader that finds
  * it by comparing all messages (a row-per-message hub, a compaction count) pays for the whole transcript on
@@ -114,10 +116,10 @@ export class MessageList {
   private owned = new Set<object>();
   private published: readonly Msg[];
   private dirty = false;
-  /** Indices whose message was replaced since `published` (for `publishedChanges`), unless `structural`. */
+  /** Indices replaced or appended since `published` (for `publishedChanges`), unless `removed`. */
   private touched: number[] = [];
-  /** A message was added or removed since `published`: the next snapshot's changes are not recorded. */
-  private structural = false;
+  /** Messages were removed since `published`: the next snapshot's changes are not recorded. */
+  private removed = false;
   private readonly streams = new Map<string, StreamState>();
   private readonly endedContinuations = new Map<string, EndedContinuation>();
   private readonly idFor: (streamId: string) => string;
@@ -137,10 +139,10 @@ export class MessageList {
       // Only consecutive snapshots are linked: `prev` stops naming its own predecessor, so no chain of old
       // snapshots stays reachable from the newest one.
       publications.delete(prev);
-      if (!this.structural) publications.set(next, { prev, changed: sortedUnique(this.touched) });
+      if (!this.removed) publications.set(next, { prev, changed: sortedUnique(this.touched) });
       this.published = next;
       this.touched = [];
-      this.structural = false;
+      this.removed = false;
       // Everything handed out is now shared: the next write to it must copy first.
       this.owned = new Set();
       this.dirty = false;
@@ -273,7 +275,7 @@ export class MessageList {
     if (i === undefined) {
       this.index.set(message.id, this.list.length);
       this.list.push(message);
-      this.structural = true;
+      this.touched.push(this.list.length - 1);
     } else {
       this.list[i] = message;
       this.touched.push(i);
@@ -291,7 +293,7 @@ export class MessageList {
     this.owned = new Set();
     this.published = messages;
     this.touched = [];
-    this.structural = false;
+    this.removed = false;
     this.dirty = false;
     for (const s of this.streams.values()) s.ctx = createPartContext();
   }
@@ -329,7 +331,7 @@ export class MessageList {
     if (fromIndex >= this.list.length) return;
     this.list = this.list.slice(0, Math.max(0, fromIndex));
     this.reindex();
-    this.structural = true;
+    this.removed = true;
     this.dirty = true;
   }
 
@@ -363,7 +365,7 @@ export class MessageList {
         i = this.list.length;
         this.list.push({ id, role: "assistant", parts: [] });
         this.index.set(id, i);
-        this.structural = true;
+        this.touched.push(i);
         this.dirty = true;
       } else {
         i = existing;
@@ -404,7 +406,7 @@ export class MessageList {
     this.list.push({ id, role: "assistant", parts: [] });
     this.index.set(id, this.list.length - 1);
     if (stream.continuation) stream.base = { parts: [], metadata: undefined };
-    this.structural = true;
+    this.touched.push(this.list.length - 1);
     this.dirty = true;
     return this.list.length - 1;
   }

@@ -169,6 +169,32 @@ describe("ResumeMachine: routing response frames", () => {
     expect(m.activeStreams.size).toBe(0);
   });
 
+  it("lists the live streams in order, as the same map until one starts or ends", () => {
+    const m = machine();
+    m.handle({ type: "socket-open" });
+    m.handle({ type: "local-request", id: "r1" });
+    const one = m.activeStreams;
+    expect([...one]).toEqual([["r1", "local"]]);
+    m.route(resp("r1"));
+    expect(m.activeStreams).toBe(one);
+    m.route(resp("t2"));
+    const two = m.activeStreams;
+    expect([...two]).toEqual([
+      ["r1", "local"],
+      ["t2", "observed"],
+    ]);
+    m.route(resp("r1", { body: "", done: true }));
+    expect([...m.activeStreams]).toEqual([["t2", "observed"]]);
+    // Same size, other stream: a new map, not the one read before.
+    m.handle({ type: "local-request", id: "r3" });
+    m.route(resp("t2", { body: "", done: true }));
+    expect([...m.activeStreams]).toEqual([["r3", "local"]]);
+    expect([...two]).toEqual([
+      ["r1", "local"],
+      ["t2", "observed"],
+    ]);
+  });
+
   it("observes another tab's stream, ends it on done and ignores late frames for it", () => {
     const m = machine();
     const first = m.route(resp("t2"));

@@ -93,6 +93,8 @@ export class ResumeMachine {
   /** Whether the socket is open: a request made while it is not goes out on the next one. */
   private socketOpen = false;
   private readonly streams = new Map<string, ActiveStream>();
+  /** What `activeStreams` last returned. */
+  private activeView: ReadonlyMap<string, StreamOrigin> = new Map();
   private readonly ended = new Set<string>();
   private expectingContinuation = false;
   private continuationId: string | undefined;
@@ -125,9 +127,26 @@ export class ResumeMachine {
     return this.continuationId;
   }
 
-  /** Ids of live streams and how each was joined. */
+  /**
+   * Ids of live streams and how each was joined, in the order they started. The same map object while they
+   * are the same: the chat store reads it several times per published snapshot (once per animation frame).
+   */
   get activeStreams(): ReadonlyMap<string, StreamOrigin> {
-    return new Map([...this.streams].map(([id, s]) => [id, s.origin]));
+    const view = this.activeView;
+    if (view.size === this.streams.size) {
+      const seen = view.entries();
+      let same = true;
+      for (const [id, s] of this.streams) {
+        const [vid, origin] = seen.next().value as [string, StreamOrigin];
+        if (vid !== id || origin !== s.origin) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return view;
+    }
+    this.activeView = new Map([...this.streams].map(([id, s]) => [id, s.origin]));
+    return this.activeView;
   }
 
   /** Feeds one input; returns what to do. */

@@ -4,6 +4,7 @@
  * makes React walk a few dozen fibers per delta instead of every row, and keeps rows mounted.
  */
 import { ChatSession } from "@runboard/client";
+import { MessageList } from "@runboard/protocol";
 import { act, cleanup, render } from "@testing-library/react";
 import type { UIMessage } from "ai";
 import { memo, useEffect, useState } from "react";
@@ -11,6 +12,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import {
   ChatMessageList,
   ChatMessagesProvider,
+  type ChatMessagesSource,
   useChatMessage,
   useChatMessageIds,
 } from "./chat-messages.tsx";
@@ -317,6 +319,13 @@ function hintSetup(messages: UIMessage[], throttleMs?: number) {
   return { agent, chat, view, frame, expectRowsCurrent };
 }
 
+/** What a component reading one id outside the list was last given, per id. */
+const waiting = new Map<string, UIMessage | undefined>();
+function Waiting({ id, chat }: { id: string; chat: ChatMessagesSource }) {
+  waiting.set(id, useChatMessage(id, chat));
+  return null;
+}
+
 /** Waits for the next animation frame, when the store publishes what changed since the last one. */
 const nextFrame = () => act(() => new Promise<void>((r) => requestAnimationFrame(() => r())));
 
@@ -398,5 +407,44 @@ describe("rows follow the store's record of what changed", () => {
     // The row hub and the compaction count each read message 101; comparing every message read all 200, twice.
     expect(reads).toBeLessThanOrEqual(2);
     chat.dispose();
+  });
+
+  it("a message appended by a stream reaches the row waiting for its id, and no other row is asked", async () => {
+    // A store over a MessageList that counts how often React reads it: each row told of a change reads once.
+    const list = new MessageList(transcript(500));
+    const listeners = new Set<() => void>();
+    let reads = 0;
+    const store = {
+      subscribe(fn: () => void) {
+        listeners.add(fn);
+        return () => listeners.delete(fn);
+      },
+      getSnapshot() {
+        reads++;
+        return { messages: list.messages };
+      },
+    };
+    const publish = () =>
+      act(async () => {
+        for (const fn of listeners) fn();
+      });
+    const view = render(
+      <>
+        <Waiting id="a1" chat={store} />
+        <ChatMessageList chat={store} row={GivenRow} />
+      </>,
+    );
+    given.clear();
+    reads = 0;
+    list.applyChunk("s", { type: "start", messageId: "a1" });
+    list.applyChunk("s", { type: "text-start", id: "t" });
+    list.applyChunk("s", { type: "text-delta", id: "t", delta: "new" });
+    await publish();
+    expect(waiting.get("a1")?.parts).toEqual([{ type: "text", text: "new", state: "streaming" }]);
+    expect(shownIds(view.container)).toHaveLength(501);
+    expect(view.container.querySelector('[data-id="a1"]')?.textContent).toBe("new");
+    expect([...given.keys()]).toEqual(["a1"]);
+    // Telling all 500 rows (each reads the store to find its message unchanged) read it over 500 times.
+    expect(reads).toBeLessThan(50);
   });
 });

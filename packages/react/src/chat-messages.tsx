@@ -131,19 +131,39 @@ function sameIdsAs(source: ChatMessagesSource, prev: readonly UIMessage[], next:
   return ids;
 }
 
+/**
+ * The ids of `next`, which is `prev` with messages appended (their ids new, see `publishedChanges`): those of
+ * `prev` plus the new ones. The positions map of `prev`'s ids is extended and shared: a lookup through the
+ * shorter ids finds an appended id past the end of its messages, that is, not there.
+ */
+function appendedIds(source: ChatMessagesSource, prev: readonly UIMessage[], next: readonly UIMessage[]) {
+  const before = idsFor(source, prev);
+  if (next.length === before.length) return before;
+  const ids = before.slice();
+  for (let i = before.length; i < next.length; i++) ids.push((next[i] as UIMessage).id);
+  const at = positions.get(before);
+  if (at && ids.slice(before.length).every((id) => !at.has(id))) {
+    for (let i = before.length; i < ids.length; i++) at.set(ids[i] as string, i);
+    positions.set(ids, at);
+  }
+  return ids;
+}
+
 function changed(source: ChatMessagesSource, hub: Hub) {
   const prev = hub.messages;
   const next = source.getSnapshot().messages;
   if (next === prev) return;
   hub.messages = next;
-  // The store's own record of what it changed (a `MessageList` snapshot): no pass over the transcript.
+  // The store's own record of what it changed or appended (a `MessageList` snapshot): no pass over the
+  // transcript, and on an append only the new rows are told (the others' messages are the same objects).
   const hinted = publishedChanges(next, prev);
   if (hinted) {
     if (!idsOf.has(next)) {
-      const ids = idsFor(source, prev);
+      const ids = appendedIds(source, prev, next);
       idsOf.set(next, ids);
       lastIds.set(source, ids);
     }
+    if (next.length !== prev.length) for (const fn of [...hub.ids]) fn();
     tellRows(hub, prev, next, hinted);
     return;
   }
@@ -260,16 +280,20 @@ export interface ChatMessageListProps {
   row: Row;
 }
 
-/** Blocks per ids array, and the blocks last handed out per store (reused where their content is the same). */
+/**
+ * Blocks per ids array, and the blocks last handed out per store with the ids they were made from (reused
+ * where their content is the same; on an append only the last block is built again).
+ */
 const blocksOf = new WeakMap<readonly string[], readonly MessageBlock[]>();
-const lastBlocks = new WeakMap<object, readonly MessageBlock[]>();
+const lastBlocks = new WeakMap<object, { ids: readonly string[]; blocks: readonly MessageBlock[] }>();
 
 function blocksFor(source: ChatMessagesSource, ids: readonly string[]) {
   let blocks = blocksOf.get(ids);
   if (!blocks) {
-    blocks = messageBlocks(ids, lastBlocks.get(source));
+    const last = lastBlocks.get(source);
+    blocks = messageBlocks(ids, last?.blocks, last?.ids);
     blocksOf.set(ids, blocks);
-    lastBlocks.set(source, blocks);
+    lastBlocks.set(source, { ids, blocks });
   }
   return blocks;
 }

@@ -75,3 +75,32 @@ describe("messageBlocks", () => {
     }
   });
 });
+
+describe("messageBlocks after an append (previousIds)", () => {
+  it("builds the same tree as from scratch, keeping the same blocks, for appends of any size", () => {
+    for (const n of [0, 1, 31, 33, 600, 2_000, 5_000]) {
+      for (const added of [1, 2, 40, 700]) {
+        const ids = idsOf(n, `r${n}-`);
+        const before = messageBlocks(ids);
+        const more = [...ids, ...idsOf(added, `n${n}-${added}-`)];
+        const incremental = messageBlocks(more, before, ids);
+        const fromScratch = messageBlocks(more, before);
+        expect(incremental).toEqual(fromScratch);
+        // The very same blocks are kept (a memoized block skips): the same ones as a full build keeps.
+        const kept = new Set(everyBlock(before));
+        expect(everyBlock(incremental).map((b) => kept.has(b))).toEqual(
+          everyBlock(fromScratch).map((b) => kept.has(b)),
+        );
+      }
+    }
+  });
+
+  it("builds from scratch when the ids are not the previous ones plus more", () => {
+    const ids = idsOf(2_000);
+    const before = messageBlocks(ids);
+    const removed = ids.filter((id) => id !== "m10");
+    expect(messageBlocks(removed, before, ids)).toEqual(messageBlocks(removed));
+    const replaced = ["x", ...ids.slice(1), "a1"];
+    expect(messageBlocks(replaced, before, ids)).toEqual(messageBlocks(replaced));
+  });
+});

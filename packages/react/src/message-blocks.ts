@@ -55,11 +55,34 @@ function* all(blocks: readonly MessageBlock[]): Generator<MessageBlock> {
 /**
  * `ids` in order as the top blocks of a tree `LEVELS` deep. A block with the same content as one of `previous`
  * (same ids, or the same child blocks) is that same object, so a memoized block component does not re-render.
+ * `previousIds`, the ids `previous` was made from, makes an append cheap: when `ids` starts with them, only the
+ * last top block is built again (where every block starts depends only on the ids up to it, so the blocks
+ * before it are the same), instead of reading all ids.
  */
 export function messageBlocks(
   ids: readonly string[],
   previous: readonly MessageBlock[] = [],
+  previousIds?: readonly string[],
 ): readonly MessageBlock[] {
+  const last = previous.at(-1);
+  const from = last && previousIds ? appendedFrom(ids, previousIds, last) : undefined;
+  if (last && from !== undefined) return [...previous.slice(0, -1), ...build(ids.slice(from), [last])];
+  return build(ids, previous);
+}
+
+function leaves(block: MessageBlock): number {
+  return block.ids ? block.ids.length : (block.blocks ?? []).reduce((n, b) => n + leaves(b), 0);
+}
+
+/** Where the last top block `last` starts in `ids`, when `ids` is `previousIds` with ids appended. */
+function appendedFrom(ids: readonly string[], previousIds: readonly string[], last: MessageBlock) {
+  if (ids.length < previousIds.length) return undefined;
+  for (let i = 0; i < previousIds.length; i++) if (ids[i] !== previousIds[i]) return undefined;
+  const from = previousIds.length - leaves(last);
+  return ids[from] === last.key ? from : undefined;
+}
+
+function build(ids: readonly string[], previous: readonly MessageBlock[]): readonly MessageBlock[] {
   const before = new Map<string, MessageBlock>();
   for (const b of all(previous)) before.set(`${b.level}:${b.key}`, b);
   const levels = ids.map(levelOf);
