@@ -18,6 +18,8 @@ const runboardReact = await import("../packages/react/dist/index.js");
 const { useAgentChat: officialUseAgentChat } = await import("@cloudflare/ai-chat/react");
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+/** Rounds of the paced contenders run before the measured ones (`BENCH_WARMUP`, default 1). */
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
 /** `BENCH_ONLY=paced`: only the paced transcript bench, which then rewrites only its own subsection. */
 const ONLY_PACED = process.env.BENCH_ONLY === "paced";
 const DELTAS = 20_000;
@@ -326,7 +328,7 @@ const pacedContenders = {
 };
 /** `BENCH_CONTENDERS="runboard|floor"`: only these (to profile one with `node --cpu-prof`); nothing is written. */
 const only = process.env.BENCH_CONTENDERS?.split("|");
-for (let round = -1; round < RUNS; round++) {
+for (let round = -WARMUP; round < RUNS; round++) {
   const order = Object.keys(pacedContenders).filter((k) => !only || only.includes(k));
   if (round % 2) order.reverse();
   for (const k of order) {
@@ -379,7 +381,7 @@ const pacedLines = [
   `- React commits over ${animationFrames} animation frames: runboard ${sm("runboard", "commits")}, official ${sm("official", "commits")} (target: at most one per frame)`,
   `- renders of unchanged messages: runboard ${sm("runboard", "unchanged")}, official ${sm("official", "unchanged")} (target 0)`,
   `- not a target, for reading the floor ratio: "floor + text shown per frame" adds to the floor only what showing the stream costs at least (the text written to one DOM text node once per animation frame, ${sm("floor + text shown per frame", "commits")} times): ${f2(sm("floor + text shown per frame", "cpu") / sm("floor", "cpu"))}× the floor; runboard / that ${f2(sm("runboard", "cpu") / sm("floor + text shown per frame", "cpu"))}×`,
-  `- where runboard's time goes, per ${PACED.toLocaleString("en")} chunks (\`BENCH_PROFILE=dir\` writes a V8 profile of each window): the floor's own ${f2(sm("floor", "cpu"))} ms (${f2((sm("floor", "cpu") * 1000) / PACED)} µs a chunk: the harness's event dispatch and timers, two \`JSON.parse\`); the store above it ${f2(sm("runboard ChatSession (no React)", "cpu") - sm("floor", "cpu"))} ms (${f2(((sm("runboard ChatSession (no React)", "cpu") - sm("floor", "cpu")) * 1000) / PACED)} µs a chunk: the checked parse of frame and body, the resume machine's routing, the applier, and per animation frame one snapshot and its notification); then ${f2(sm("runboard", "cpu") - sm("runboard ChatSession (no React)", "cpu"))} ms of rendering, ${f2((sm("runboard", "cpu") - sm("runboard ChatSession (no React)", "cpu")) / sm("runboard", "commits"))} ms per commit: the app's re-render through \`useAgentChat\` (a new result object per snapshot), the streaming row through \`useChatMessage\` and \`MessageParts\`, React's commit of its text node (jsdom's \`replaceData\` copies the whole text), and jsdom's \`document.activeElement\` (React reads it in every commit; see the next line), not the other rows (\`ChatMessageList\`: 25 fibers per commit instead of 2,010)`,
+  `- where runboard's time goes, per ${PACED.toLocaleString("en")} chunks (\`BENCH_PROFILE=dir\` writes a V8 profile of each window): the floor's own ${f2(sm("floor", "cpu"))} ms (${f2((sm("floor", "cpu") * 1000) / PACED)} µs a chunk: the harness's event dispatch and timers, two \`JSON.parse\`); the store above it ${f2(sm("runboard ChatSession (no React)", "cpu") - sm("floor", "cpu"))} ms (${f2(((sm("runboard ChatSession (no React)", "cpu") - sm("floor", "cpu")) * 1000) / PACED)} µs a chunk: the checked parse of frame and body, the resume machine's routing, the applier, and per animation frame one snapshot and its notification); then ${f2(sm("runboard", "cpu") - sm("runboard ChatSession (no React)", "cpu"))} ms of rendering, ${f2((sm("runboard", "cpu") - sm("runboard ChatSession (no React)", "cpu")) / sm("runboard", "commits"))} ms per commit: the streaming row through \`useChatMessage\` and \`MessageParts\`, React's commit of its text node (jsdom's \`replaceData\` copies the whole text), and jsdom's \`document.activeElement\` (React reads it in every commit; see the next line), not the other rows (\`ChatMessageList\`: 25 fibers per commit instead of 2,010) and not the app component (it reads no field of \`useAgentChat\`'s result that a delta changes, so it is not re-rendered)`,
   `- jsdom's \`document.activeElement\` is an artefact of this harness: answered as a browser does (kept, not searched), the same run costs ${f2(sm("runboard", "cpu") - sm("runboard, activeElement kept (as browsers)", "cpu"))} ms less (${f2(sm("runboard, activeElement kept (as browsers)", "cpu") / sm("floor", "cpu"))}× the floor); the target ratio above keeps jsdom's answer`,
 ];
 const lines = ONLY_PACED ? pacedLines : [...head, ...pacedLines];
