@@ -231,7 +231,7 @@ async function transcriptRun(useChat, list) {
   const shown = () => el.firstChild.lastChild?.textContent === paced.expected;
   const answer = framesFor(id, paced.frames);
   const cpu = await cpuDuring(async () => {
-    await pushPaced(agent, answer, { perSecond: RATE });
+    await deliver(agent, answer);
     const t0 = performance.now();
     await until(shown, "final text shown");
     lag = performance.now() - t0;
@@ -244,11 +244,51 @@ async function transcriptRun(useChat, list) {
   return { cpu, commits, unchanged, lag };
 }
 
+/** How the timed frames arrive: paced on the wall clock, or back to back inside `withoutTimers`. */
+let deliver = (agent, frames) => pushPaced(agent, frames, { perSecond: RATE });
+
+const immediate = () => new Promise((r) => setImmediate(r));
+
+/**
+ * Runs a contender with the same frames back to back: the frames of one animation frame (17 at RATE), then
+ * that frame, then the next, with `requestAnimationFrame` answered on the next turn of the event loop instead
+ * of jsdom's 60 Hz timer. No timer wakes the process and it never idles, so the CPU time is the work each
+ * contender does for the stream (the same commits), without the per-read wake-ups and the cold start after
+ * every 16 ms idle that the paced run pays in proportion to how much code runs per frame.
+ */
+async function withoutTimers(run) {
+  const raf = globalThis.requestAnimationFrame;
+  let queue = [];
+  globalThis.requestAnimationFrame = (cb) => {
+    if (queue.push(cb) === 1)
+      setImmediate(() => {
+        const q = queue;
+        queue = [];
+        for (const f of q) f(performance.now());
+      });
+    return queue.length;
+  };
+  const paced = deliver;
+  deliver = async (agent, frames) => {
+    const perFrame = Math.ceil(RATE / 60);
+    for (let i = 0; i < frames.length; i += perFrame) {
+      for (let j = i; j < Math.min(frames.length, i + perFrame); j++) agent.push(frames[j]);
+      await immediate();
+    }
+  };
+  try {
+    return await run();
+  } finally {
+    globalThis.requestAnimationFrame = raf;
+    deliver = paced;
+  }
+}
+
 async function floorPaced() {
   const agent = new FakeAgent();
   const text = floorOn(agent);
   const fresh = framesFor("req1", paced.frames);
-  const cpu = await cpuDuring(() => pushPaced(agent, fresh, { perSecond: RATE }));
+  const cpu = await cpuDuring(() => deliver(agent, fresh));
   if (text() !== paced.expected) throw new Error("floor");
   return { cpu, commits: 0, unchanged: 0, lag: 0 };
 }
@@ -296,7 +336,7 @@ async function storePaced() {
   const id = await ownTurn(agent, { chat });
   const answer = framesFor(id, paced.frames);
   const cpu = await cpuDuring(async () => {
-    await pushPaced(agent, answer, { perSecond: RATE });
+    await deliver(agent, answer);
     await until(() => textOf(chat.getSnapshot().messages.at(-1)) === paced.expected, "final message");
   });
   chat.dispose();
@@ -313,6 +353,9 @@ const streaming = {
   "runboard, list from chat.messages": [],
   "runboard, throttleMs 50": [],
   "runboard, activeElement kept (as browsers)": [],
+  "floor, back to back": [],
+  "runboard ChatSession (no React), back to back": [],
+  "runboard, back to back": [],
 };
 const pacedContenders = {
   floor: floorPaced,
@@ -325,6 +368,9 @@ const pacedContenders = {
   "runboard, throttleMs 50": () => intoTranscript(ours50, "blocks"),
   "runboard, activeElement kept (as browsers)": () =>
     intoTranscript(ours, "blocks", { constantActiveElement: true }),
+  "floor, back to back": () => withoutTimers(floorPaced),
+  "runboard ChatSession (no React), back to back": () => withoutTimers(storePaced),
+  "runboard, back to back": () => withoutTimers(() => intoTranscript(ours, "blocks")),
 };
 /** `BENCH_CONTENDERS="runboard|floor"`: only these (to profile one with `node --cpu-prof`); nothing is written. */
 const only = process.env.BENCH_CONTENDERS?.split("|");
@@ -382,6 +428,7 @@ const pacedLines = [
   `- renders of unchanged messages: runboard ${sm("runboard", "unchanged")}, official ${sm("official", "unchanged")} (target 0)`,
   `- not a target, for reading the floor ratio: "floor + text shown per frame" adds to the floor only what showing the stream costs at least (the text written to one DOM text node once per animation frame, ${sm("floor + text shown per frame", "commits")} times): ${f2(sm("floor + text shown per frame", "cpu") / sm("floor", "cpu"))}× the floor; runboard / that ${f2(sm("runboard", "cpu") / sm("floor + text shown per frame", "cpu"))}×`,
   `- where runboard's time goes, per ${PACED.toLocaleString("en")} chunks (\`BENCH_PROFILE=dir\` writes a V8 profile of each window): the floor's own ${f2(sm("floor", "cpu"))} ms (${f2((sm("floor", "cpu") * 1000) / PACED)} µs a chunk: the harness's event dispatch and timers, two \`JSON.parse\`); the store above it ${f2(sm("runboard ChatSession (no React)", "cpu") - sm("floor", "cpu"))} ms (${f2(((sm("runboard ChatSession (no React)", "cpu") - sm("floor", "cpu")) * 1000) / PACED)} µs a chunk: the checked parse of frame and body, the resume machine's routing, the applier, and per animation frame one snapshot and its notification); then ${f2(sm("runboard", "cpu") - sm("runboard ChatSession (no React)", "cpu"))} ms of rendering, ${f2((sm("runboard", "cpu") - sm("runboard ChatSession (no React)", "cpu")) / sm("runboard", "commits"))} ms per commit: the streaming row through \`useChatMessage\` and \`MessageParts\`, React's commit of its text node (jsdom's \`replaceData\` copies the whole text), and jsdom's \`document.activeElement\` (React reads it in every commit; see the next line), not the other rows (\`ChatMessageList\`: 25 fibers per commit instead of 2,010) and not the app component (it reads no field of \`useAgentChat\`'s result that a delta changes, so it is not re-rendered)`,
+  `- not a target, the work alone: the same frames back to back (${Math.ceil(RATE / 60)} frames, then their animation frame, on the next turn of the event loop; no timers, no idle), CPU: floor ${f2(sm("floor, back to back", "cpu"))} ms, store ${f2(sm("runboard ChatSession (no React), back to back", "cpu"))} ms (${f2(sm("runboard ChatSession (no React), back to back", "cpu") / sm("floor, back to back", "cpu"))}× the floor), runboard ${f2(sm("runboard, back to back", "cpu"))} ms (${f2(sm("runboard, back to back", "cpu") / sm("floor, back to back", "cpu"))}×, ${sm("runboard, back to back", "commits")} commits). Paced, each contender pays on top the wake-ups of its timers and a cold start after every 16 ms idle, which grows with the code run per frame (React's render and commit most)`,
   `- jsdom's \`document.activeElement\` is an artefact of this harness: answered as a browser does (kept, not searched), the same run costs ${f2(sm("runboard", "cpu") - sm("runboard, activeElement kept (as browsers)", "cpu"))} ms less (${f2(sm("runboard, activeElement kept (as browsers)", "cpu") / sm("floor", "cpu"))}× the floor); the target ratio above keeps jsdom's answer`,
 ];
 const lines = ONLY_PACED ? pacedLines : [...head, ...pacedLines];
