@@ -23,3 +23,20 @@ export const textOf = (m: Pick<UIMessage, "parts"> | undefined): string =>
 
 /** A fresh instance name per test, so tests never share an agent. */
 export const room = (prefix: string): string => `${prefix}-${Math.random().toString(36).slice(2, 10)}`;
+
+/**
+ * Counts every read of an element of `array` from now on (the array keeps its identity): what a reader of a
+ * published snapshot looked at. Returns the count so far.
+ */
+export function countReads(array: readonly unknown[]): () => number {
+  let reads = 0;
+  array.forEach((value, i) => {
+    Object.defineProperty(array, i, {
+      get: () => {
+        reads++;
+        return value;
+      },
+    });
+  });
+  return () => reads;
+}
