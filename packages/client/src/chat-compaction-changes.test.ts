@@ -5,25 +5,9 @@
  */
 import type { UIMessage } from "ai";
 import { describe, expect, it } from "vitest";
+import { FakeChatAgent as FakeAgent } from "../../../test-support/fake-chat-agent.ts";
 import { countReads, until } from "../test/helpers.ts";
 import { ChatSession } from "./chat-session.ts";
-
-/** What `useAgent` returns, minus the network: the test pushes the server's frames. */
-class FakeAgent extends EventTarget {
-  agent = "chat-agent";
-  name = `t-${Math.random().toString(36).slice(2)}`;
-  readyState = 1;
-  send() {}
-  getHttpUrl() {
-    return `http://localhost/agents/chat-agent/${this.name}`;
-  }
-  frame(f: unknown) {
-    this.dispatchEvent(new MessageEvent("message", { data: JSON.stringify(f) }));
-  }
-  chunk(body: unknown) {
-    this.frame({ type: "cf_agent_use_chat_response", id: "req1", body: JSON.stringify(body), done: false });
-  }
-}
 
 const msg = (i: number, metadata?: unknown): UIMessage => ({
   id: `m${i}`,

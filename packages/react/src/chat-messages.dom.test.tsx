@@ -9,6 +9,7 @@ import { act, cleanup, render } from "@testing-library/react";
 import type { UIMessage } from "ai";
 import { memo, useEffect, useState } from "react";
 import { afterEach, describe, expect, it } from "vitest";
+import { FakeChatAgent as FakeAgent } from "../../../test-support/fake-chat-agent.ts";
 import { countReads } from "../../client/test/helpers.ts";
 import {
   ChatMessageList,
@@ -20,26 +21,6 @@ import {
 import { MessageParts } from "./message-parts/index.ts";
 
 afterEach(cleanup);
-
-/** What `useAgent` returns, minus the network: the test pushes the server's frames. */
-class FakeAgent extends EventTarget {
-  agent = "chat-agent";
-  name = `t-${Math.random().toString(36).slice(2)}`;
-  readyState = 1;
-  send() {}
-  getHttpUrl() {
-    return `http://localhost/agents/chat-agent/${this.name}`;
-  }
-  push(body: unknown, done = false) {
-    const frame = {
-      type: "cf_agent_use_chat_response",
-      id: "req1",
-      body: body ? JSON.stringify(body) : "",
-      done,
-    };
-    this.dispatchEvent(new MessageEvent("message", { data: JSON.stringify(frame) }));
-  }
-}
 
 const history: UIMessage[] = Array.from({ length: 5 }, (_, i) => ({
   id: `m${i}`,
@@ -91,7 +72,7 @@ function setup() {
 async function streamDeltas(agent: FakeAgent, n: number) {
   for (let i = 0; i < n; i++)
     await act(async () => {
-      agent.push({ type: "text-delta", id: "t", delta: `w${i} ` });
+      agent.chunk({ type: "text-delta", id: "t", delta: `w${i} ` });
     });
 }
 
@@ -99,8 +80,8 @@ describe("useChatMessageIds / useChatMessage", () => {
   it("a streaming delta re-renders only the row of the message it writes", async () => {
     const { agent, session, renders, view } = setup();
     await act(async () => {
-      agent.push({ type: "start", messageId: "m3" });
-      agent.push({ type: "text-start", id: "t" });
+      agent.chunk({ type: "start", messageId: "m3" });
+      agent.chunk({ type: "text-start", id: "t" });
     });
     renders.clear();
     await streamDeltas(agent, 10);
@@ -115,8 +96,8 @@ describe("useChatMessageIds / useChatMessage", () => {
   it("keeps the same ids array while a message streams, and a new one when a message is added", async () => {
     const { agent, session, idLists } = setup();
     await act(async () => {
-      agent.push({ type: "start", messageId: "a1" });
-      agent.push({ type: "text-start", id: "t" });
+      agent.chunk({ type: "start", messageId: "a1" });
+      agent.chunk({ type: "text-start", id: "t" });
     });
     const afterAdd = idLists.at(-1);
     expect(afterAdd).toEqual(["m0", "m1", "m2", "m3", "m4", "a1"]);
@@ -221,8 +202,8 @@ describe("ChatMessageList", () => {
     const view = render(<ChatMessageList chat={chat} row={ListRow} />);
     expect(shownIds(view.container)).toEqual(transcript(300).map((m) => m.id));
     await act(async () => {
-      agent.push({ type: "start", messageId: "a1" });
-      agent.push({ type: "text-start", id: "t" });
+      agent.chunk({ type: "start", messageId: "a1" });
+      agent.chunk({ type: "text-start", id: "t" });
     });
     listRenders.clear();
     await streamDeltas(agent, 5);
@@ -245,11 +226,11 @@ describe("ChatMessageList", () => {
         ),
       );
       await act(async () => {
-        agent.push({ type: "start", messageId: "a1" });
-        agent.push({ type: "text-start", id: "t" });
+        agent.chunk({ type: "start", messageId: "a1" });
+        agent.chunk({ type: "text-start", id: "t" });
       });
       const visited = await fibersVisited(view.container, () =>
-        agent.push({ type: "text-delta", id: "t", delta: "hello" }),
+        agent.chunk({ type: "text-delta", id: "t", delta: "hello" }),
       );
       expect(view.container.querySelector('[data-id="a1"]')?.textContent).toBe("hello");
       chat.dispose();
@@ -271,9 +252,9 @@ describe("ChatMessageList", () => {
       </ChatMessagesProvider>,
     );
     await act(async () => {
-      agent.push({ type: "start", messageId: "a1" });
-      agent.push({ type: "text-start", id: "t" });
-      agent.push({ type: "text-delta", id: "t", delta: "hi" });
+      agent.chunk({ type: "start", messageId: "a1" });
+      agent.chunk({ type: "text-start", id: "t" });
+      agent.chunk({ type: "text-delta", id: "t", delta: "hi" });
     });
     await act(async () => {
       chat.setMessages((prev) => [...prev.slice(0, 250), ...prev.slice(251)]);
@@ -341,12 +322,12 @@ describe("rows follow the store's record of what changed", () => {
     messages[1] = withCall;
     // Published once per animation frame, as in a browser.
     const { agent, chat, view, expectRowsCurrent } = hintSetup(messages, undefined);
-    agent.push({ type: "start", messageId: "m5" });
-    agent.push({ type: "text-start", id: "t" });
+    agent.chunk({ type: "start", messageId: "m5" });
+    agent.chunk({ type: "text-start", id: "t" });
     await nextFrame();
     given.clear();
-    agent.push({ type: "text-delta", id: "t", delta: "streamed" });
-    agent.push({ type: "tool-output-available", toolCallId: "call_1", output: "done" });
+    agent.chunk({ type: "text-delta", id: "t", delta: "streamed" });
+    agent.chunk({ type: "tool-output-available", toolCallId: "call_1", output: "done" });
     await nextFrame();
     expect([...given.keys()].sort()).toEqual(["m1", "m5"]);
     expect(given.get("m1")?.parts[0]).toMatchObject({ state: "output-available", output: "done" });
@@ -357,9 +338,9 @@ describe("rows follow the store's record of what changed", () => {
 
   it("a metadata merge on a message in the middle reaches its row only", async () => {
     const { agent, chat, expectRowsCurrent } = hintSetup(transcript(9), 0);
-    await act(async () => agent.push({ type: "start", messageId: "m3" }));
+    await act(async () => agent.chunk({ type: "start", messageId: "m3" }));
     given.clear();
-    await act(async () => agent.push({ type: "message-metadata", messageMetadata: { rating: 5 } }));
+    await act(async () => agent.chunk({ type: "message-metadata", messageMetadata: { rating: 5 } }));
     expect([...given.keys()]).toEqual(["m3"]);
     expect(given.get("m3")?.metadata).toEqual({ rating: 5 });
     expectRowsCurrent();
@@ -389,12 +370,12 @@ describe("rows follow the store's record of what changed", () => {
   it("a streamed delta makes the hub and the store read the one changed message of the last snapshot", async () => {
     const { agent, chat } = hintSetup(transcript(200), 0);
     await act(async () => {
-      agent.push({ type: "start", messageId: "m101" });
-      agent.push({ type: "text-start", id: "t" });
+      agent.chunk({ type: "start", messageId: "m101" });
+      agent.chunk({ type: "text-start", id: "t" });
     });
     // Count every read of the snapshot the rows were last given (it stays the same array).
     const reads = countReads(chat.getSnapshot().messages);
-    await act(async () => agent.push({ type: "text-delta", id: "t", delta: "one" }));
+    await act(async () => agent.chunk({ type: "text-delta", id: "t", delta: "one" }));
     expect(given.get("m101")?.parts.at(-1)).toMatchObject({ text: "one" });
     // The row hub and the compaction count each read message 101; comparing every message read all 200, twice.
     expect(reads()).toBeLessThanOrEqual(2);

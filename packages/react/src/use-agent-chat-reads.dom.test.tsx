@@ -8,38 +8,12 @@ import { act, cleanup, render } from "@testing-library/react";
 import type { UIMessage } from "ai";
 import { memo, useState } from "react";
 import { afterEach, expect, it } from "vitest";
+import { FakeChatAgent as FakeAgent } from "../../../test-support/fake-chat-agent.ts";
 import { ChatMessageList, useChatMessage } from "./chat-messages.tsx";
 import { MessageParts } from "./message-parts/index.ts";
 import { type UseAgentChatResult, useAgentChat } from "./use-agent-chat.ts";
 
 afterEach(cleanup);
-
-/** What `useAgent` returns, minus the network: the test answers the chat's request with the server's frames. */
-class FakeAgent extends EventTarget {
-  agent = "chat-agent";
-  name = `reads-${Math.random().toString(36).slice(2)}`;
-  readyState = 1;
-  sent: Array<Record<string, unknown>> = [];
-  send(data: string) {
-    this.sent.push(JSON.parse(data) as Record<string, unknown>);
-  }
-  getHttpUrl() {
-    return `http://localhost/agents/chat-agent/${this.name}`;
-  }
-  frame(frame: Record<string, unknown>) {
-    this.dispatchEvent(new MessageEvent("message", { data: JSON.stringify(frame) }));
-  }
-  /** One chunk of the answer to this tab's last request. */
-  chunk(body: unknown, done = false) {
-    const request = this.sent.filter((f) => f.type === "cf_agent_use_chat_request").at(-1);
-    this.frame({
-      type: "cf_agent_use_chat_response",
-      id: request?.id,
-      body: body ? JSON.stringify(body) : "",
-      done,
-    });
-  }
-}
 
 const history: UIMessage[] = [
   { id: "u0", role: "user", parts: [{ type: "text", text: "earlier question" }] },
