@@ -119,6 +119,18 @@ describe("agentUrl: path", () => {
     ).toBe("wss://a.dev/agents/chat-agent/room/sub/researcher/agent-tool%3Acall_abc");
   });
 
+  it("builds a child's URL from a name with a lone surrogate instead of throwing (issue 26 §3)", () => {
+    // A child's name can come from the wire (drill-in into a run whose id is not well-formed UTF-16).
+    expect(
+      agentUrl({
+        host: "a.dev",
+        agent: "ChatAgent",
+        name: "room",
+        sub: [{ agent: "Researcher", name: "r\ud800" }],
+      }),
+    ).toBe("wss://a.dev/agents/chat-agent/room/sub/researcher/r%EF%BF%BD");
+  });
+
   it("serialises multi-step sub chains root first", () => {
     expect(
       agentUrl({

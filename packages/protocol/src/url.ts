@@ -63,7 +63,8 @@ export function agentPath(address: Omit<AgentAddress, "host">): string {
   if (address.path?.startsWith("/")) throw new TypeError("path must not start with a slash");
   const tail: string[] = [];
   for (const step of address.sub ?? []) {
-    tail.push("sub", kebabAgentName(step.agent), encodeURIComponent(step.name));
+    // A child's name can come from the wire (drill-in): total over lone surrogates, as the query is.
+    tail.push("sub", kebabAgentName(step.agent), encodeURIComponent(wellFormed(step.name)));
   }
   if (address.path) tail.push(address.path);
   const base = address.basePath
@@ -72,14 +73,14 @@ export function agentPath(address: Omit<AgentAddress, "host">): string {
   return tail.length ? `${base}/${tail.join("/")}` : base;
 }
 
+/** `s` as a USVString: a lone surrogate becomes U+FFFD (what URL APIs do) instead of making encodeURIComponent throw. */
+function wellFormed(s: string): string {
+  return s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD");
+}
+
 /** Form-encodes like `URLSearchParams` (which the official client uses), without needing the DOM lib. */
 function formEncode(s: string): string {
-  // URLSearchParams takes USVStrings: a lone surrogate becomes U+FFFD instead of making encodeURIComponent throw.
-  const wellFormed = s.replace(
-    /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
-    "\uFFFD",
-  );
-  return encodeURIComponent(wellFormed)
+  return encodeURIComponent(wellFormed(s))
     .replace(/[!'()~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
     .replace(/%20/g, "+");
 }

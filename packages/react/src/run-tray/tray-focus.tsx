@@ -10,9 +10,27 @@ import { composeEventHandlers, dataFlag, type PrimitiveProps, renderPart } from 
 
 const FOCUS_EVENT = "runboard:focus-run";
 
-/** The `id` of the tray item showing `runId` (stable: the same on every render and page). */
+/**
+ * The `id` of the tray item showing `runId` (stable: the same on every render and page). Total and one-to-one
+ * over any string the wire can carry (issue 26 §3): letters, digits and `-.!~*'()` stay, every other UTF-8 byte
+ * becomes `_XX`, and a lone surrogate (valid JSON, but `encodeURIComponent` throws on it) is written as the
+ * three bytes WTF-8 gives it, which no well-formed text produces. `_` itself is escaped, so no two run ids share
+ * an element id.
+ */
 export function runTrayItemId(runId: string): string {
-  return `rb-run-${encodeURIComponent(runId).replace(/%/g, "_")}`;
+  return `rb-run-${runId.replace(ESCAPED, escapeForId)}`;
+}
+
+/** A whole code point outside the kept set, or a surrogate that has no partner. */
+const ESCAPED = /[\uD800-\uDBFF][\uDC00-\uDFFF]|[^A-Za-z0-9\-.!~*'()]/g;
+
+function escapeForId(ch: string): string {
+  const unit = ch.charCodeAt(0);
+  if (ch.length === 1 && unit >= 0xd800 && unit <= 0xdfff) {
+    return `_ED_${(0xa0 | ((unit >> 6) & 0x1f)).toString(16).toUpperCase()}_${(0x80 | (unit & 0x3f)).toString(16).toUpperCase()}`;
+  }
+  // encodeURIComponent keeps `_`; escape it so `_25` (an id) and `%` (another) stay apart.
+  return ch === "_" ? "_5F" : encodeURIComponent(ch).replace(/%/g, "_");
 }
 
 /** Asks the trays on the page to show `runId`; true when one holds it (and opens, scrolls, focuses it). */

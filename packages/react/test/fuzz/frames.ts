@@ -94,6 +94,21 @@ export const AWKWARD_IDS = [
   "a\u0000b",
   "id with spaces",
   "0",
+  // Valid JSON strings that are not well-formed UTF-16 or hold odd code points (issue 26 §3): lone surrogates
+  // make encodeURIComponent throw, so every id derived from wire text must be total.
+  "\ud800",
+  "x\udfff",
+  "\udc00\ud800",
+  "\u0000",
+  "\u007f\u0085",
+  "\ufeff\ufffe\uffff",
+  "\u202e\u2066",
+  "\u2028\u2029",
+  "\u{e0041}\u{e007f}",
+  "%",
+  "%E0%A4%A",
+  "_25",
+  "#x y",
 ];
 
 /** Ids of messages the server injects (docs/protocol.md#synthetic-messages): detached completions and milestones, odd ones too. */
