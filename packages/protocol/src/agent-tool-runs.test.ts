@@ -232,6 +232,38 @@ describe("AgentToolRunsReducer", () => {
     expect(r.state.runsById.run!.parts).toEqual([]);
   });
 
+  it("keeps a finished run's progress final: late progress is ignored, a late milestone only joins the timeline (issue 26 §3)", () => {
+    for (const end of [
+      { kind: "finished", runId: "run", summary: "done" },
+      { kind: "error", runId: "run", error: "boom" },
+      { kind: "aborted", runId: "run" },
+    ] as AgentToolEvent[]) {
+      const r = new AgentToolRunsReducer({ now: () => 42 });
+      r.apply(started("run"));
+      r.apply(
+        chunk("run", 1, { type: "data-agent-progress", id: "p1", data: { fraction: 1, message: "Done" } }),
+      );
+      r.apply(ev(2, end));
+      const final = r.state.runsById.run!;
+      const late = r.apply(
+        chunk("run", 9, {
+          type: "data-agent-progress",
+          id: "p2",
+          data: { fraction: 0.2, message: "Searching" },
+        }),
+      );
+      expect(late.kind).toBe("ignored");
+      expect(r.state.runsById.run!.progress).toEqual({ fraction: 1, message: "Done", at: 42 });
+      expect(r.state.runsById.run).toBe(final);
+      r.apply(
+        chunk("run", 9, { type: "data-agent-milestone", data: { name: "drafted", sequence: 4, at: 7 } }),
+      );
+      expect(r.state.runsById.run!.milestones.map((m) => m.name)).toEqual(["drafted"]);
+      expect(r.state.runsById.run!.progress).toEqual({ fraction: 1, message: "Done", at: 42 });
+      expect(r.state.runsById.run!.status).toBe(final.status);
+    }
+  });
+
   it("dedupes milestones by their own sequence, keeps them sorted and never rolls the snapshot back", () => {
     const r = new AgentToolRunsReducer();
     r.apply(started("run"));

@@ -25,7 +25,8 @@
  *   in `parts`: replay cannot carry them, and a run must look the same whether it was watched live or replayed.
  * - Lifecycle events are guarded by kind, not sequence (detached terminals use `Date.now()` as sequence):
  *   `started` creates a run and is ignored once the run is terminal; `finished`, `error` and `aborted` are
- *   final and the first one wins; `interrupted` is a soft seal that any later terminal replaces.
+ *   final and the first one wins; `interrupted` is a soft seal that any later terminal replaces. After a final
+ *   one, progress is ignored and a late milestone joins the timeline without moving the progress snapshot.
  * - Frames for a run whose `started` was never seen are ignored without being remembered, so a later replay
  *   (which always begins with `started`) can still deliver them.
  */
@@ -520,6 +521,10 @@ export class AgentToolRunsReducer {
     chunk: { id?: unknown; data?: unknown },
   ): AgentToolApplyResult {
     const runId = book.run.runId;
+    // A finished run's state is final (issue 26 §3): a progress frame delivered after the terminal (a reordered
+    // link, a slow replay) must not turn "Done" back into "Searching…".
+    if (HARD_TERMINAL.has(book.run.status))
+      return { kind: "ignored", runId, reason: "progress after the run ended" };
     if (sequence < book.progressSeq)
       return { kind: "ignored", runId, reason: "progress older than the one shown" };
     if (typeof chunk.id === "string") {
@@ -563,7 +568,9 @@ export class AgentToolRunsReducer {
       run.milestones = list;
     }
     insertSorted(list, m, milestoneBefore);
-    if (sequence > book.milestoneHigh) {
+    // A milestone delivered after the terminal still belongs on the timeline (it happened), but the run's last
+    // progress is final once it ended.
+    if (sequence > book.milestoneHigh && !HARD_TERMINAL.has(run.status)) {
       book.milestoneHigh = sequence;
       // The snapshot it sets is as new as its frame: a progress frame sent before it and delivered after it
       // must not replace it (found by the fault suites, a reordered link lost the milestone name).
