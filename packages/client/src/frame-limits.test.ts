@@ -83,7 +83,7 @@ it("drops a frame over maxFrameBytes unparsed, reports it once without its conte
   socket.push(big);
   expect(parse.mock.calls.some(([text]) => text === big)).toBe(false);
   expect(errors.client.map((e) => e.message)).toEqual([
-    `frame of ${big.length} bytes exceeds the limit of 2000 bytes`,
+    `frame of at least ${big.length} bytes exceeds the limit of 2000 bytes`,
   ]);
   expect(errors.chat).toEqual([]);
   expect(errors.runs).toEqual([]);
@@ -106,7 +106,7 @@ it("applies a 16 MiB limit by default", async () => {
   const { errors, socket, dispose } = await connection();
   socket.push(`{"type":"cf_agent_future","x":"${"x".repeat(16 * 1024 * 1024)}"}`);
   expect(errors.client.map((e) => e.message)).toEqual([
-    `frame of ${16 * 1024 * 1024 + 33} bytes exceeds the limit of 16777216 bytes`,
+    `frame of at least ${16 * 1024 * 1024 + 33} bytes exceeds the limit of 16777216 bytes`,
   ]);
   dispose();
 });

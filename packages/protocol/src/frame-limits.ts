@@ -48,17 +48,20 @@ const isBlob = (v: unknown): v is { size: number } =>
 /**
  * The size in bytes of a frame's data when it is more than `max`, else undefined. Text is measured as UTF-8
  * (what came over the wire); binary data (`ArrayBuffer`, typed arrays, `Blob`) by its byte length. Text is only
- * counted when its length alone cannot decide: a UTF-8 byte is at most one UTF-16 unit and a unit at most three
- * bytes.
+ * counted when its length alone cannot decide: every UTF-16 unit is one to three UTF-8 bytes, so text of at most
+ * `max / 3` units fits, and text of more than `max` units does not — then its length is returned, a lower bound
+ * of its size, since counting 64 MiB of text took 138–300 ms (issue 26 §3).
  *
  * @example
  * oversize("x".repeat(20), 10); // 20
+ * oversize("€".repeat(20), 10); // 20 (at least; 60 bytes in UTF-8)
  * oversize("short", 10); // undefined
  */
 export function oversize(data: unknown, max: number): number | undefined {
   let size: number;
   if (typeof data === "string") {
     if (data.length * 3 <= max) return undefined;
+    if (data.length > max) return data.length;
     size = utf8Length(data);
   } else if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) size = data.byteLength;
   else if (isBlob(data)) size = data.size;

@@ -319,7 +319,8 @@ function parseWith<F>(raw: unknown, checks: Record<string, Check>, limits?: Fram
   if (size !== undefined)
     return {
       kind: "error",
-      reason: `frame of ${size} bytes exceeds the limit of ${max} bytes`,
+      // Text longer than the limit is measured by its length alone: a lower bound (frame-limits.ts).
+      reason: `frame of ${typeof raw === "string" && raw.length > max ? "at least " : ""}${size} bytes exceeds the limit of ${max} bytes`,
       limit: "size",
     };
   if (typeof raw !== "string") return { kind: "error", reason: "frame is not text" };

@@ -56,7 +56,7 @@ it("useAgent passes maxFrameBytes: a larger frame is reported once and dropped, 
   const socket = FakeWebSocket.last as FakeWebSocket;
   const big = JSON.stringify({ type: "cf_agent_state", state: { n: 1, pad: "x".repeat(2_000) } });
   act(() => socket.push(big));
-  expect(box.errors).toEqual([`frame of ${big.length} bytes exceeds the limit of 1000 bytes`]);
+  expect(box.errors).toEqual([`frame of at least ${big.length} bytes exceeds the limit of 1000 bytes`]);
   expect(box.messages).toEqual([]);
   expect(box.state).toBeUndefined();
   act(() => socket.push(JSON.stringify({ type: "cf_agent_state", state: { n: 2 } })));
