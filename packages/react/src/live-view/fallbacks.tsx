@@ -40,17 +40,23 @@ export type LiveViewOpenInNewTabProps = PrimitiveProps<"a">;
 export function LiveViewOpenInNewTab(props: LiveViewOpenInNewTabProps) {
   const { tab } = useTabOrActive("LiveView.OpenInNewTab");
   if (!tab?.openUrl) return null;
-  return renderPart("a", {
-    "data-rb-part": "LiveView.OpenInNewTab",
-    "data-status": tab.state,
-    "data-prominent": dataFlag(tab.state === "failed"),
-    ...props,
-    // The opened page must get no handle on this window and no referrer, whatever the props say.
-    target: "_blank",
-    rel: "noopener noreferrer",
-    referrerPolicy: "no-referrer",
-    href: tab.openUrl,
-    children: props.children ?? "Open in new tab",
-  });
+  return renderPart(
+    "a",
+    {
+      "data-rb-part": "LiveView.OpenInNewTab",
+      "data-status": tab.state,
+      "data-prominent": dataFlag(tab.state === "failed"),
+      ...props,
+      children: props.children ?? "Open in new tab",
+    },
+    {
+      // The opened page must get no handle on this window and no referrer, whatever the props (or an `asChild`
+      // element's own) say.
+      target: "_blank",
+      rel: "noopener noreferrer",
+      referrerPolicy: "no-referrer",
+      href: tab.openUrl,
+    },
+  );
 }
 LiveViewOpenInNewTab.displayName = "LiveView.OpenInNewTab";

@@ -50,35 +50,42 @@ export function LiveViewFrame(props: LiveViewFrameProps) {
 
   if (tab.src === undefined) return null;
   const prefix = tab.mode === "devtools" ? "DevTools" : "Live view";
-  return renderPart("iframe", {
-    "data-rb-part": "LiveView.Frame",
-    title: `${prefix}: ${tab.label}`,
-    allow: "",
-    inert: c.control === "agent" ? true : undefined,
-    "data-status": tab.state,
-    "data-control": c.control,
-    "data-mode": tab.mode,
-    ...rest,
-    // Set after the part's props: the sandbox is configured (and cleaned) on the root only. Until the frame has
-    // its URL it shows the blank page of the app's own origin, which must not get scripts and that origin
-    // together (the browser warns the frame could lift its sandbox): it is fully sandboxed until then, and
-    // the flags change with the `src` that navigates it.
-    sandbox: src === undefined ? "" : c.sandbox,
-    referrerPolicy: "no-referrer",
-    src,
-    ref: mergeRefs<HTMLIFrameElement>(own, ref),
-    // The user's handler cannot cancel this: whether the frame loaded is a fact, not an action.
-    onLoad: composeEventHandlers(
-      onLoad,
-      () => {
-        // The blank document of a frame without its URL yet is no load of the Live View.
-        if (src === undefined) return;
-        // A load after the timeout still counts: the frame works after all.
-        loadedSrc.current = src;
-        reportLoad(targetId, src, "loaded");
-      },
-      { checkForDefaultPrevented: false },
-    ),
-  });
+  return renderPart(
+    "iframe",
+    {
+      "data-rb-part": "LiveView.Frame",
+      title: `${prefix}: ${tab.label}`,
+      inert: c.control === "agent" ? true : undefined,
+      "data-status": tab.state,
+      "data-control": c.control,
+      "data-mode": tab.mode,
+      ...rest,
+      ref: mergeRefs<HTMLIFrameElement>(own, ref),
+      // The user's handler cannot cancel this: whether the frame loaded is a fact, not an action.
+      onLoad: composeEventHandlers(
+        onLoad,
+        () => {
+          // The blank document of a frame without its URL yet is no load of the Live View.
+          if (src === undefined) return;
+          // A load after the timeout still counts: the frame works after all.
+          loadedSrc.current = src;
+          reportLoad(targetId, src, "loaded");
+        },
+        { checkForDefaultPrevented: false },
+      ),
+    },
+    {
+      // Policy, over the part's props and an `asChild` element's own (issue 26 §4): the sandbox is configured (and
+      // cleaned) on the root only. Until the frame has its URL it shows the blank page of the app's own origin,
+      // which must not get scripts and that origin together (the browser warns the frame could lift its
+      // sandbox): it is fully sandboxed until then, and the flags change with the `src` that navigates it. No
+      // `srcdoc` (it would replace the checked URL with markup running on the app's origin), no permissions.
+      sandbox: src === undefined ? "" : c.sandbox,
+      referrerPolicy: "no-referrer",
+      src,
+      srcDoc: undefined,
+      allow: "",
+    },
+  );
 }
 LiveViewFrame.displayName = "LiveView.Frame";

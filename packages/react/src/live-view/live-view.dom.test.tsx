@@ -134,6 +134,47 @@ describe("the frame", () => {
     expect(link.getAttribute("target")).toBe("_blank");
   });
 
+  it("keeps the policy when the parts render the app's own elements (asChild) or get srcDoc/allow (issue 26 §4)", () => {
+    const s = session();
+    render(
+      <View session={s}>
+        <LiveView.TabList />
+        <LiveView.Panels>
+          {() => (
+            <LiveView.Panel>
+              <LiveView.Frame asChild allow="camera; microphone" srcDoc="<script>parent.x=1</script>">
+                <iframe
+                  title="mine"
+                  sandbox="allow-top-navigation allow-scripts allow-same-origin"
+                  referrerPolicy="unsafe-url"
+                  src="https://evil.example/"
+                  allow="geolocation"
+                  srcDoc="<p>hi</p>"
+                />
+              </LiveView.Frame>
+            </LiveView.Panel>
+          )}
+        </LiveView.Panels>
+        <LiveView.OpenInNewTab asChild>
+          <a href="https://elsewhere.example/" rel="opener" target="_self" referrerPolicy="unsafe-url">
+            Open
+          </a>
+        </LiveView.OpenInNewTab>
+      </View>,
+    );
+    const frame = frames()[0] as HTMLIFrameElement;
+    expect(frame.getAttribute("sandbox")).toBe("allow-scripts allow-same-origin allow-forms");
+    expect(frame.getAttribute("referrerpolicy")).toBe("no-referrer");
+    expect(frame.getAttribute("allow")).toBe("");
+    expect(frame.hasAttribute("srcdoc")).toBe(false);
+    expect(frame.getAttribute("src")).toBe(urlOf(s, "LOGIN"));
+    const link = screen.getByRole("link", { name: "Open" });
+    expect(link.getAttribute("rel")).toBe("noopener noreferrer");
+    expect(link.getAttribute("target")).toBe("_blank");
+    expect(link.getAttribute("referrerpolicy")).toBe("no-referrer");
+    expect(link.getAttribute("href")).toBe(urlOf(s, "LOGIN"));
+  });
+
   it("never moves a frame: a reordered session keeps tab and frame order, new targets are appended", () => {
     const s = session();
     const { rerender } = render(<View session={s} />);

@@ -4,7 +4,14 @@
  * without a wrapper element.
  */
 import { Slot } from "@radix-ui/react-slot";
-import { type ComponentPropsWithRef, createElement, type ElementType, type ReactElement } from "react";
+import {
+  type ComponentPropsWithRef,
+  cloneElement,
+  createElement,
+  type ElementType,
+  isValidElement,
+  type ReactElement,
+} from "react";
 
 /** The `asChild` switch every part accepts. */
 export interface AsChildProp {
@@ -18,13 +25,25 @@ export type PrimitiveProps<Tag extends ElementType> = ComponentPropsWithRef<Tag>
 /** `data-*` state attributes, which JSX allows but an object literal of `PrimitiveProps` would reject. */
 export type DataAttributes = { [name: `data-${string}`]: string | number | boolean | undefined };
 
-/** Renders `tag`, or the child through a Slot when `asChild` is set. */
+/**
+ * Renders `tag`, or the child through a Slot when `asChild` is set. `policy` holds attributes no prop may
+ * override (a Live View frame's sandbox, a link's `rel`): they win over the part's props and, with `asChild`,
+ * over the child's own props too (a Slot lets the child's props win, so they are set on the child itself).
+ */
 export function renderPart<Tag extends ElementType>(
   tag: Tag,
   props: PrimitiveProps<Tag> & DataAttributes,
+  policy?: Record<string, unknown>,
 ): ReactElement {
   const { asChild, ...rest } = props;
-  return createElement(asChild ? Slot : tag, rest);
+  if (!policy) return createElement(asChild ? Slot : tag, rest);
+  if (!asChild) return createElement(tag, { ...rest, ...policy });
+  const child = (rest as { children?: unknown }).children;
+  return createElement(
+    Slot,
+    { ...rest, ...policy },
+    isValidElement(child) ? cloneElement(child, policy) : (child as ReactElement),
+  );
 }
 
 /** `data-*` attributes take strings; booleans become present-or-absent as in Radix. */
