@@ -8,6 +8,7 @@ import {
   detachedDispatchOf,
   humanizeToolName,
   parseLiveViewSession,
+  revealHiddenCharacters,
   type ToolStatus,
   toolInputGist,
   toolStatus,
@@ -59,7 +60,8 @@ function outputGist(toolName: string, output: unknown): string {
 }
 
 /** A value inside the disclosure: indented JSON or the string itself, as text, cut when very long. */
-const shown = (value: unknown) => truncateText(valueText(value), 4_000, 80).text;
+/** A tool's value as text, invisible and reordering characters marked as the approval card marks them. */
+const shown = (value: unknown) => revealHiddenCharacters(truncateText(valueText(value), 4_000, 80).text);
 
 export function ToolCall({
   part,
@@ -111,7 +113,7 @@ export function ToolCall({
       <details className="tool-details">
         <summary className="tool-line">
           <StatusIcon status={kind} />
-          <span className="tool-summary">{line}</span>
+          <span className="tool-summary">{revealHiddenCharacters(line)}</span>
           {extra && <span className="tool-extra"> · {extra}</span>}
           <span className="tool-state" data-tool-status={kind}>
             {label}
@@ -119,7 +121,7 @@ export function ToolCall({
         </summary>
         <div className="tool-io">
           <p className="tool-name muted">
-            Tool <code>{toolName}</code>
+            Tool <code>{revealHiddenCharacters(toolName)}</code>
           </p>
           <h4>Input</h4>
           {hasInput ? <pre className="tool-value">{shown(part.input)}</pre> : <p className="muted">None</p>}

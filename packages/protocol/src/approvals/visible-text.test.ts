@@ -37,6 +37,47 @@ describe("revealHiddenCharacters", () => {
     expect(revealHiddenCharacters("💻\u200Da")).toBe("💻⟨U+200D⟩a");
   });
 
+  it("marks every invisible or reordering character the review found, by property not by list (issue 26 §4)", () => {
+    const found = [
+      0x00ad, // soft hyphen
+      0x034f, // combining grapheme joiner
+      0x115f, // Hangul choseong filler
+      0x3164, // Hangul filler
+      0xffa0, // halfwidth Hangul filler
+      0x180e, // Mongolian vowel separator
+      0x2062, // invisible times
+      0x2800, // braille pattern blank
+      0xfe0f, // variation selector 16 after a letter
+      0xe0100, // variation selector 17
+      0xe0041, // tag latin capital A
+      0x2028, // line separator
+      0x2029, // paragraph separator
+      0x2061, // function application
+      0x1d173, // musical symbol begin beam
+      0xfff9, // interlinear annotation anchor
+      0x17b4, // Khmer vowel inherent aq
+      0x1160, // Hangul jungseong filler
+      0x206a, // inhibit symmetric swapping
+      0xe007f, // cancel tag
+    ];
+    for (const cp of found) {
+      const hex = cp.toString(16).toUpperCase().padStart(4, "0");
+      expect(revealHiddenCharacters(`a${String.fromCodePoint(cp)}b`)).toBe(`a⟨U+${hex}⟩b`);
+    }
+    expect(revealHiddenCharacters("x\ud800y")).toBe("x⟨U+D800⟩y");
+  });
+
+  it("keeps emoji presentation selectors, keycaps and subdivision flags whole, and marks tags hiding text", () => {
+    const england = "\u{1F3F4}\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}";
+    for (const emoji of ["❤\uFE0F", "1\uFE0F\u20E3", "☺\uFE0E", england, "🏳\uFE0F\u200D🌈"]) {
+      expect(revealHiddenCharacters(emoji)).toBe(emoji);
+    }
+    // The black flag with tags that are no flag: the tags spell hidden text ("ok").
+    expect(revealHiddenCharacters("\u{1F3F4}\u{E006F}\u{E006B}\u{E007F}")).toBe(
+      "\u{1F3F4}⟨U+E006F⟩⟨U+E006B⟩⟨U+E007F⟩",
+    );
+  });
+
   it("leaves ordinary text alone: emoji, CJK, Arabic and Hebrew letters", () => {
     for (const text of [
       "Pay €250 to Zoë",

@@ -3,6 +3,7 @@ import {
   type AgentToolRun,
   interruptReasonLabel,
   type Part,
+  revealHiddenCharacters,
   runSummaryText,
   valueText,
 } from "@runboard/protocol";
@@ -55,7 +56,8 @@ Transcript.displayName = "AgentToolRun.Transcript";
 /** The input preview the server sent, as text in a `<pre>`; nothing when there is none. */
 export function Input(props: AgentToolRunInputProps) {
   const { run } = usePartContext(RunContext, "AgentToolRun.Input");
-  const text = valueText(run.inputPreview);
+  // A tool's input, marked as on approval cards (issue 26 §4).
+  const text = revealHiddenCharacters(valueText(run.inputPreview));
   if (text === "" && props.children === undefined) return null;
   return renderPart("pre", { "data-rb-part": "AgentToolRun.Input", children: text, ...props });
 }

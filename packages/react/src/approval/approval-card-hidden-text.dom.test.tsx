@@ -79,3 +79,42 @@ it("shows them as markers in the confirm dialog too", async () => {
   expect(dialog.textContent).toContain("Approve send⟨U+202E⟩File?");
   expect(dialog.textContent).toContain("Email invoice⟨U+202E⟩exe.txt to the client High risk.");
 });
+
+it("shows none of the 20 invisible characters the review slipped past the card raw (issue 26 §4)", () => {
+  // Soft hyphen, CGJ, Hangul fillers, Mongolian vowel separator, invisible times, braille blank, variation
+  // selectors after a letter, tag characters, line separator, and more of each kind.
+  const sneaky = [
+    "\u00AD",
+    "\u034F",
+    "\u115F",
+    "\u3164",
+    "\uFFA0",
+    "\u180E",
+    "\u2062",
+    "\u2800",
+    "\uFE0F",
+    "\u{E0100}",
+    "\u{E0041}",
+    "\u2028",
+    "\u2029",
+    "\u2061",
+    "\u{1D173}",
+    "\uFFF9",
+    "\u17B4",
+    "\u1160",
+    "\u206A",
+    "\u{E007F}",
+  ];
+  render(
+    <Card
+      r={request({
+        name: `pay${sneaky.join("")}`,
+        summary: sneaky.join("x"),
+        arguments: { to: sneaky.join("") },
+      })}
+    />,
+  );
+  const text = screen.getByRole("article").textContent ?? "";
+  for (const ch of sneaky) expect(text.includes(ch), `U+${ch.codePointAt(0)?.toString(16)}`).toBe(false);
+  expect(text.match(/⟨U\+[0-9A-F]{4,6}⟩/g)?.length).toBeGreaterThanOrEqual(sneaky.length * 3);
+});

@@ -3,6 +3,7 @@
  * the tool ones with `data-tool` / `data-status`) so an app can style them or replace them one by one.
  * Everything the server sent is rendered as text, never as HTML.
  */
+import { revealHiddenCharacters } from "@runboard/protocol";
 import { AgentEvent } from "../agent-event/index.ts";
 import { AgentToolRun } from "../agent-tool-run/index.ts";
 import { ApprovalCard } from "../approval/index.ts";
@@ -33,26 +34,49 @@ function Reasoning({ part }: ReasoningPartProps) {
 
 function File({ part }: FilePartProps) {
   // A link, not an <img>: the URL is the server's, and a data: or remote image is the app's choice to embed.
+  const href = safeHref(part.url);
+  const name = part.filename ?? part.mediaType;
+  if (href === undefined)
+    return (
+      <span data-part="file" data-media-type={part.mediaType}>
+        {name}
+      </span>
+    );
   return (
-    <a data-part="file" data-media-type={part.mediaType} href={safeHref(part.url)}>
-      {part.filename ?? part.mediaType}
+    <a data-part="file" data-media-type={part.mediaType} href={href}>
+      {name}
     </a>
   );
 }
 
 function Source({ part }: SourcePartProps) {
-  if (part.type === "source-url")
+  if (part.type === "source-url") {
+    const href = safeHref(part.url);
+    const text = part.title ?? part.url;
+    if (href === undefined) return <span data-part="source">{text}</span>;
     return (
-      <a data-part="source" href={safeHref(part.url)}>
-        {part.title ?? part.url}
+      <a data-part="source" href={href}>
+        {text}
       </a>
     );
+  }
   return <span data-part="source">{part.title}</span>;
 }
 
-/** Only http(s) and data links are followed; anything else (a `javascript:` URL) is left unlinked. */
+/**
+ * Only http(s) links are followed, and `blob:` URLs of this document's own origin (a file the app itself made
+ * into a URL). Anything else is shown as text: a `javascript:` URL runs on click, and a `data:` URL of
+ * `text/html` or `image/svg+xml` opens a document whose scripts run with a click (issue 26 §4).
+ */
 function safeHref(url: string): string | undefined {
-  return /^(https?:|data:)/i.test(url) ? url : undefined;
+  if (/^https?:/i.test(url)) return url;
+  if (
+    /^blob:/i.test(url) &&
+    typeof location !== "undefined" &&
+    url.slice(5).startsWith(`${location.origin}/`)
+  )
+    return url;
+  return undefined;
 }
 
 function ToolFallback({
@@ -72,7 +96,8 @@ function ToolFallback({
       data-compacted={compacted ? "" : undefined}
     >
       <div data-part="tool-header">
-        <span data-part="tool-name">{toolName}</span> <span data-part="tool-state">{state}</span>
+        <span data-part="tool-name">{revealHiddenCharacters(toolName)}</span>{" "}
+        <span data-part="tool-state">{state}</span>
       </div>
       {inputText && <pre data-part="tool-input">{inputText}</pre>}
       {children}

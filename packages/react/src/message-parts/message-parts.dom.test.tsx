@@ -131,6 +131,72 @@ describe("MessageParts", () => {
     expect(screen.getByRole("link", { name: "The docs" }).getAttribute("href")).toBe("https://docs.test/");
   });
 
+  it("links only http(s) files and sources (and this page's own blob: URLs), shows others as text (issue 26 §4)", () => {
+    const own = `blob:${location.origin}/6d1c-own`;
+    render(
+      <MessageParts
+        message={msg([
+          {
+            type: "file",
+            url: "data:text/html,<script>alert(1)</script>",
+            mediaType: "text/html",
+            filename: "page.html",
+          },
+          { type: "file", url: "data:image/svg+xml,<svg onload='alert(1)'/>", mediaType: "image/svg+xml" },
+          { type: "file", url: "javascript:alert(1)", mediaType: "text/plain", filename: "run.txt" },
+          {
+            type: "file",
+            url: "blob:https://elsewhere.test/abc",
+            mediaType: "image/png",
+            filename: "theirs.png",
+          },
+          { type: "file", url: own, mediaType: "image/png", filename: "mine.png" },
+          { type: "file", url: "https://x.test/a.png", mediaType: "image/png", filename: "a.png" },
+          { type: "source-url", sourceId: "s1", url: "data:text/html,<b>x</b>", title: "Inline page" },
+          { type: "source-url", sourceId: "s2", url: "http://docs.test/", title: "Docs" },
+        ])}
+      />,
+    );
+    const links = screen.getAllByRole("link").map((a) => [a.textContent, a.getAttribute("href")]);
+    expect(links).toEqual([
+      ["mine.png", own],
+      ["a.png", "https://x.test/a.png"],
+      ["Docs", "http://docs.test/"],
+    ]);
+    for (const name of ["page.html", "image/svg+xml", "run.txt", "theirs.png", "Inline page"])
+      expect(screen.getByText(name).closest("a")).toBeNull();
+  });
+
+  it("marks invisible and reordering characters in a tool's name and input, as the approval card does (issue 26 §4)", () => {
+    const { container } = render(
+      <MessageParts
+        message={msg([
+          {
+            type: "tool-pay",
+            toolCallId: "c-pay",
+            state: "approval-requested",
+            input: { to: "pay\u00ADpal", file: "invoice\u202Eexe.txt" },
+            approval: { id: "ap1" },
+          },
+          {
+            type: "dynamic-tool",
+            toolName: "send\u200Bmail",
+            toolCallId: "c2",
+            state: "input-available",
+            input: "x\u2028y",
+          },
+        ])}
+      />,
+    );
+    const inputs = [...container.querySelectorAll('[data-part="tool-input"]')].map((e) => e.textContent);
+    expect(inputs[0]).toContain("pay⟨U+00AD⟩pal");
+    expect(inputs[0]).toContain("invoice⟨U+202E⟩exe.txt");
+    expect(inputs[0]).not.toMatch(/[\u00AD\u202E]/);
+    expect(inputs[1]).toBe("x⟨U+2028⟩y");
+    const names = [...container.querySelectorAll('[data-part="tool-name"]')].map((e) => e.textContent);
+    expect(names).toEqual(["pay", "send⟨U+200B⟩mail"]);
+  });
+
   it("shows a child run once when the child's own tool call has its parent's tool call id", () => {
     // Tool call ids are per agent: a child may call a tool "c1" from inside the run dispatched by "c1".
     const self: AgentToolRun = {

@@ -10,6 +10,7 @@ import {
   getRunsForToolCall,
   getToolName,
   isToolUIPart,
+  revealHiddenCharacters,
   type ToolPartLike,
   toolValueText,
 } from "@runboard/protocol";
@@ -157,7 +158,8 @@ function renderParts(props: MessagePartsProps, problems: Problem[]): ReactNode {
     const Approval = c.Approval ?? defaultParts.Approval;
     const Prompt = c.ClientToolPrompt ?? defaultParts.ClientToolPrompt;
     const Run = c.AgentToolRun ?? defaultParts.AgentToolRun;
-    const inputText = toolValueText(part.input);
+    // Marked as the approval card beside it marks the same input (issue 26 §4): what a person reads is what runs.
+    const inputText = revealHiddenCharacters(toolValueText(part.input));
     // A child run shows its own result; the tool's raw output would repeat it.
     const outputText =
       state === "output-available" && childRuns.length === 0 ? toolValueText(part.output) : "";

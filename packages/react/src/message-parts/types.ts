@@ -34,7 +34,10 @@ export interface ToolPartProps extends MessagePartProps<MessagePart & ToolPartLi
   toolName: string;
   /** `input-streaming → input-available → output-available | output-error | output-denied`, or an approval state. */
   state: string;
-  /** The input as display text (`toolValueText`): render it as text, never as HTML. */
+  /**
+   * The input as display text (`toolValueText`, invisible and reordering characters marked as
+   * `revealHiddenCharacters` marks them on approval cards): render it as text, never as HTML. `part.input` is raw.
+   */
   inputText: string;
   /** The output as display text, once available (`""` before, and when the call spawned child runs). */
   outputText: string;
@@ -61,7 +64,7 @@ export interface ApprovalPartProps extends MessagePartProps<MessagePart & ToolPa
 /** A client tool (named in `clientTools`) waiting in `input-available` for the user or the app to answer. */
 export interface ClientToolPromptProps extends MessagePartProps<MessagePart & ToolPartLike> {
   toolName: string;
-  /** The input as display text. */
+  /** The input as display text, invisible characters marked (as `ToolPartProps.inputText`). */
   inputText: string;
 }
 

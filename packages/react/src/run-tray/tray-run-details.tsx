@@ -8,6 +8,7 @@ import {
   type AgentToolRun,
   interruptReasonLabel,
   recoveryFor,
+  revealHiddenCharacters,
   runSummaryText,
   runTitle,
   toolValueText,
@@ -69,7 +70,8 @@ export function useRunTrayReconnect(run?: AgentToolRun): (() => void) | null {
 /** The input the run was dispatched with (`inputPreview`), as one bounded line of text; nothing without one. */
 export function Input({ maxLength = 120, ...props }: RunTrayInputProps) {
   const { run } = useRunScope("RunTray.Input", "RunTray.List");
-  const text = toolValueText(run.inputPreview, maxLength);
+  // A tool's input, marked as on approval cards (issue 26 §4).
+  const text = revealHiddenCharacters(toolValueText(run.inputPreview, maxLength));
   if (!text) return null;
   return renderPart("span", { "data-rb-part": "RunTray.Input", title: text, children: text, ...props });
 }
