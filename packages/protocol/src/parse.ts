@@ -316,7 +316,7 @@ function parseWith<F>(raw: unknown, checks: Record<string, Check>, limits?: Fram
   const max = limits?.maxBytes;
   const size = max === undefined ? undefined : oversize(raw, max);
   // Reported by size alone: nothing of a refused frame's content reaches a log or an error handler.
-  if (size !== undefined)
+  if (size !== undefined && max !== undefined)
     return {
       kind: "error",
       // Text longer than the limit is measured by its length alone: a lower bound (frame-limits.ts).
