@@ -306,7 +306,10 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
    * take the older initial state over it, and the two would disagree from then on (an official bug).
    */
   setState(state: State): void {
-    if (this.successor) return this.successor.setState(state);
+    if (this.successor) {
+      this.successor.setState(state);
+      return;
+    }
     this.state = state;
     if (this.connecting.framesIn) this.send(encodeSetState(state));
     else {
