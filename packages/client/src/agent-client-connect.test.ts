@@ -1,6 +1,6 @@
 /**
  * A `setState` made before the server's initial state (issue 30 §1): held, and sent once the connect frames say
- * where the state stands, on each kind of server (docs/protocol.md#on-connect): one that sends its state
+ * where the state stands, on each kind of server (docs/protocol.md#connect-frames): one that sends its state
  * (identity with `stateFollows`), one without state (identity alone, as Think), one without identity (MCP list
  * only), one without any connect frame (protocol messages off: sent after a while), and across a reconnect.
  */

@@ -101,7 +101,7 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
   /** `ready`: one promise per identification, replaced on a close once it has resolved. */
   private readyGate = readyGate();
   /**
-   * Where the current connection is in the server's connect frames (docs/protocol.md#on-connect): an
+   * Where the current connection is in the server's connect frames (docs/protocol.md#connect-frames): an
    * identity frame saying `stateFollows` waits for that state, and a `setState` waits until the initial
    * state is in (`framesIn`).
    */
@@ -311,11 +311,7 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
       return;
     }
     this.state = state;
-    if (this.connecting.framesIn) this.send(encodeSetState(state));
-    else {
-      this.heldState = { state };
-      if (this.socket?.readyState === 1) this.armHeldStateFallback();
-    }
+    this.sendOrHold(state);
     this.options.onStateUpdate?.(state, "client");
     this.touch();
   }
@@ -361,8 +357,7 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
     this.clearHeldStateFallback();
     if (held && !next.heldState) {
       next.state = held.state;
-      if (next.connecting.framesIn) next.send(encodeSetState(held.state));
-      else next.heldState = held;
+      next.sendOrHold(held.state);
     }
     next.touch();
   }
@@ -508,6 +503,16 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
     this.options.onStateUpdate?.(held.state, "client");
   }
 
+  /** Sends a `setState` frame, or holds it until the initial state is in (the latest one held wins). */
+  private sendOrHold(state: State) {
+    if (this.connecting.framesIn) {
+      this.send(encodeSetState(state));
+      return;
+    }
+    this.heldState = { state };
+    if (this.socket?.readyState === 1) this.armHeldStateFallback();
+  }
+
   private armHeldStateFallback() {
     if (this.heldTimer !== undefined) return;
     this.heldTimer = setTimeout(() => {
@@ -560,7 +565,7 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
 
 /**
  * How long a `setState` made before the server's initial state waits at most once the socket is open: a server
- * with protocol messages off sends no connect frames at all (docs/protocol.md#on-connect).
+ * with protocol messages off sends no connect frames at all (docs/protocol.md#connect-frames).
  */
 const HELD_STATE_FALLBACK_MS = 3_000;
 

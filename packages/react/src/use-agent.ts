@@ -54,7 +54,8 @@ const clientLifecycle = {
  * on the current connection, and when the agent itself changed (`agent`, `name`, `basePath`, …) the waiting
  * calls reject with "Call discarded: the agent address changed before the request could be sent", as the
  * official hook's. Deliberate differences from the official hook: bad frames and terminal closes go to
- * `onError` instead of being thrown or only logged; calls are never handed to a socket that is not open;
+ * `onError` instead of being thrown or only logged; calls are never handed to a socket that is not open; a
+ * `setState` made before the server's initial state is sent after it (upstream's is overwritten by it);
  * `prefix`, `disableNameValidation` and `transferEnqueuedMessages` are accepted without effect; the
  * `capnweb` transport is refused (see the README of `@runboard/react`).
  *

@@ -20,7 +20,7 @@ const mcp = JSON.stringify({
   type: "cf_agent_mcp_servers",
   mcp: { servers: {}, tools: [], prompts: [], resources: [] },
 });
-/** What the real server sends on connect (docs/protocol.md#on-connect): identity, state, MCP list. */
+/** What the real server sends on connect (docs/protocol.md#connect-frames): identity, state, MCP list. */
 const connectFrames = (name: string, s: unknown = { counter: 0 }) => [identity(name, true), state(s), mcp];
 /** Keeps a dropped socket waiting between attempts (no socket connecting) for the whole test. */
 const SLOW_RECONNECT = { minReconnectionDelay: 600_000, maxReconnectionDelay: 600_000 };
@@ -52,6 +52,19 @@ describe("useAgent: the returned object", () => {
       expectSame(official, ours, ["agent", "name"]);
     },
   );
+
+  it("with a sub-agent chain, agent and name are the last step's", T, async () => {
+    const { official, ours } = await bothAgents(async (r) => {
+      r.autoOpen = false;
+      await r.mount({
+        agent: "TestStateAgent",
+        name: "root",
+        sub: [{ agent: "CounterSubAgent", name: "child-1" }],
+      });
+    });
+    expect(official.steps.at(-1)?.view).toMatchObject({ agent: "counter-sub-agent", name: "child-1" });
+    expectSame(official, ours, ["agent", "name"]);
+  });
 
   it("with a custom basePath, name comes from the server's identity frame", T, async () => {
     const { official, ours } = await bothAgents(async (r) => {
