@@ -3,6 +3,7 @@
  * where the state stands, on each kind of server (docs/protocol.md#connect-frames): one that sends its state
  * (identity with `stateFollows`), one without state (identity alone, as Think), one without identity (MCP list
  * only), one without any connect frame (protocol messages off: sent after a while), and across a reconnect.
+ * Also: a call rejected by a close tells its streaming `onError`.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { until } from "../test/helpers.ts";
@@ -133,6 +134,18 @@ describe("setState before the initial state", () => {
     expect(client.state).toEqual({ n: 7 });
     expect(updates).toEqual(["server 5", "client 7", "server 6", "client 7"]);
     await client.ready;
+    client.close();
+  });
+});
+
+describe("a call rejected by a close", () => {
+  it("tells its streaming onError too, as upstream's clients do", async () => {
+    const { client, s } = await connected();
+    const errors: string[] = [];
+    const call = client.call("countdown", [3], { stream: { onError: (e) => errors.push(e) } });
+    s.drop();
+    await expect(call).rejects.toThrow("Connection closed");
+    expect(errors).toEqual(["Connection closed"]);
     client.close();
   });
 });
