@@ -12,6 +12,7 @@ import {
   type Connection,
   type ConnectionContext,
   callable,
+  getAgentByName,
   routeAgentRequest,
   type StreamingResponse,
 } from "agents";
@@ -662,6 +663,12 @@ export default {
     const url = new URL(request.url);
     if (url.pathname.startsWith("/live-view/")) {
       return liveViewPage(url.pathname) ?? new Response("Not found", { status: 404 });
+    }
+    // Custom routing where the server picks the instance, as an app resolves it from the session: a client
+    // connects with `basePath: "by-server/…"` and learns the instance's name from the identity frame.
+    if (url.pathname.startsWith("/by-server/")) {
+      const name = url.searchParams.get("as") ?? "picked-by-server";
+      return (await getAgentByName(env.ChatAgent, name)).fetch(request);
     }
     // CORS on: the playground (and any front end served from another origin) reads transcripts over HTTP
     // (`get-messages`), which a browser only allows with these headers. Sockets are not affected.

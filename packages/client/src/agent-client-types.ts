@@ -75,6 +75,7 @@ type Query = NonNullable<AgentAddress["query"]>;
  * options with the same names and meanings. The address fields (`agent`, `name`, `host`, `path`, `basePath`,
  * `sub`, `protocol`) build the official URL, so a connection made here reaches the same instance. Deliberate
  * differences: bad frames and terminal closes are reported through `onError` instead of thrown or logged;
+ * a `setState` made before the server's initial state is sent after it instead of being overwritten by it;
  * the `capnweb` transport is refused; `lazy` makes the client without any IO.
  *
  * @example
@@ -131,8 +132,9 @@ export interface AgentClientOptions<State = unknown>
   /** The agent's MCP servers and what they expose, on connect and on each change. */
   onMcpUpdate?: (mcp: McpServersState) => void;
   /**
-   * Malformed frames from the wire, RPC replies nobody waits for, exceptions thrown by `message` listeners,
-   * and terminal connection errors. Nothing is thrown into the app.
+   * Malformed frames from the wire, RPC replies nobody waits for (also warned about in the console, as
+   * upstream), exceptions thrown by `message` listeners, and terminal connection errors. Nothing is thrown
+   * into the app.
    */
   onError?: (error: Error) => void;
   /**

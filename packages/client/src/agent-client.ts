@@ -8,6 +8,7 @@ import {
   agentHttpUrl,
   agentUrl,
   encodeSetState,
+  kebabAgentName,
   type McpServersState,
 } from "@runboard/protocol";
 import { WebSocket as ReconnectingWebSocket } from "partysocket";
@@ -55,14 +56,29 @@ function definedOnly<T extends Record<string, unknown>>(o: T): Partial<T> {
  * ```
  */
 export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethods> {
-  /** The agent class as given (`ChatAgent` or `chat-agent`). */
-  readonly agent: string;
-  /** The instance name (`default` when none was given). */
-  readonly name: string;
+  /**
+   * The agent class, kebab-cased as on the wire (`"chat-agent"` for `ChatAgent`; the last class of a `sub`
+   * chain), then as the server's identity frame says, as on the official object.
+   */
+  agent: string;
+  /**
+   * The instance name (`default` when none was given; the last name of a `sub` chain), then as the server's
+   * identity frame says: with a custom `basePath` the server picks the instance and this is where the app
+   * learns its name, as on the official object.
+   */
+  name: string;
   /** Connection id (`_pk`), stable across reconnects like partysocket's. */
   readonly id: string;
-  /** Which instance the server says this is (`cf_agent_identity`); undefined until it says. */
+  /**
+   * Which instance the server last said this is (`cf_agent_identity`); undefined until it says. Kept across
+   * closes; `identified` says whether the current connection has said it.
+   */
   identity: { name: string; agent: string } | undefined;
+  /**
+   * True once the server has said who this instance is on the current connection (after its initial state,
+   * when the identity frame says one follows), false again on every close: as on the official object.
+   */
+  identified = false;
   /** The agent's state, as last received or set here; undefined until the first. */
   state: State | undefined;
   /** The agent's MCP servers, as last received. */
@@ -82,6 +98,19 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
   private readonly address: AgentAddress;
   private readonly watchers = new Set<() => void>();
   private version = 0;
+  /** `ready`: one promise per identification, replaced on a close once it has resolved. */
+  private readyGate = readyGate();
+  /**
+   * Where the current connection is in the server's connect frames (docs/protocol.md#connect-frames): an
+   * identity frame saying `stateFollows` waits for that state, and a `setState` waits until the initial
+   * state is in (`framesIn`).
+   */
+  private connecting = freshConnect();
+  /** A `setState` made before the initial state arrived, sent once it has been applied. */
+  private heldState: { state: State } | undefined;
+  private heldTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The connection that replaced this one (`handOverTo`): calls and `setState` made here go there. */
+  private successor: AgentClient<State, Methods> | undefined;
 
   constructor(private readonly options: AgentClientOptions<State>) {
     this.id = options.id ?? randomId();
@@ -91,8 +120,9 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
       ...(typeof query === "function" || query === undefined ? {} : { query }),
       pk: this.id,
     };
-    this.agent = options.agent;
-    this.name = options.name || "default";
+    const leaf = options.sub?.at(-1);
+    this.agent = kebabAgentName(leaf?.agent ?? options.agent);
+    this.name = leaf ? leaf.name : options.name || "default";
     if (!options.lazy) this.connect();
   }
 
@@ -162,6 +192,9 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
       this.error = null;
       this.closedForGood = false;
       if (this.socket) this.rpc.flush(this.socket);
+      // A server that sends no connect frames (protocol messages off) never says the initial state is in: a
+      // held `setState` then goes out after a while rather than never.
+      if (this.heldState) this.armHeldStateFallback();
       this.touch();
       this.emit("open", e);
     });
@@ -187,21 +220,19 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
     for (const fn of [...this.watchers]) fn();
   }
 
-  /** True once the server has said who this instance is (`cf_agent_identity`), as on the official object. */
-  get identified(): boolean {
-    return this.identity !== undefined;
+  /**
+   * Resolves once the instance is identified on the current connection (the official object's `ready`): when
+   * the server sends its state on connect, only after that state has been applied. The same promise until a
+   * close after it resolved replaces it, so it can be awaited again after a reconnect.
+   */
+  get ready(): Promise<void> {
+    return this.readyGate.promise;
   }
 
-  /** Resolves once the instance is identified (the official object's `ready`). */
-  get ready(): Promise<void> {
-    if (this.identified) return Promise.resolve();
-    return new Promise((resolve) => {
-      const off = this.subscribe(() => {
-        if (!this.identified) return;
-        off();
-        resolve();
-      });
-    });
+  /** partysocket's flag: whether the socket reconnects after a close (false once closed for good or disabled). */
+  get shouldReconnect(): boolean {
+    if (this.socket) return this.socket.shouldReconnect;
+    return this.loadingWebSocket !== undefined && !this.closedForGood;
   }
 
   /** The official object's name for `error`. */
@@ -268,10 +299,19 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
     else this.early.push(data);
   }
 
-  /** Optimistic, like the official client: applied and reported at once, never acknowledged. */
+  /**
+   * Optimistic, like the official client: applied and reported at once, never acknowledged. Until the
+   * server's initial state has been applied on the current connection, the frame is held and sent right
+   * after it (the latest `setState` only): sent earlier, the server would take it and then this client would
+   * take the older initial state over it, and the two would disagree from then on (an official bug).
+   */
   setState(state: State): void {
+    if (this.successor) {
+      this.successor.setState(state);
+      return;
+    }
     this.state = state;
-    this.send(encodeSetState(state));
+    this.sendOrHold(state);
     this.options.onStateUpdate?.(state, "client");
     this.touch();
   }
@@ -282,7 +322,44 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
    * for the next open instead (the official client keeps untransmitted calls across a reconnect).
    */
   call<T = unknown>(method: string, args: unknown[] = [], options: CallOptions = {}): Promise<T> {
+    if (this.successor) return this.successor.call<T>(method, args, options);
     return this.rpc.call<T>(method, args, options);
+  }
+
+  /**
+   * Hands this connection over to `next`, which replaces it (what `useAgent` does when its options change):
+   * from then on `call`, `stub` and `setState` made on this object act on `next`, as an older object of the
+   * official hook acts on the hook's current socket. Calls that have not gone out yet move to `next` and go
+   * out when it opens; when `next` reaches another agent (host, `basePath`, class, name, sub-agent chain or
+   * `path` changed) they reject with "Call discarded: the agent address changed before the request could be
+   * sent" instead (docs/protocol.md#reconnecting). For the same agent, `next` starts from what this one
+   * knew (state, identity, MCP list) and a held `setState` moves with it. Calls already sent reject when
+   * this connection is closed, as on any close.
+   */
+  handOverTo(next: AgentClient<State, Methods>): void {
+    if (next === this || this.successor) return;
+    this.successor = next;
+    const sameAgent = agentKey(this.options) === agentKey(next.options);
+    this.rpc.handOverUnsent(
+      next.rpc,
+      sameAgent ? undefined : "Call discarded: the agent address changed before the request could be sent",
+    );
+    if (!sameAgent) return;
+    next.state ??= this.state;
+    next.mcp ??= this.mcp;
+    if (!next.identity && this.identity) {
+      next.identity = this.identity;
+      next.name = this.name;
+      next.agent = this.agent;
+    }
+    const held = this.heldState;
+    this.heldState = undefined;
+    this.clearHeldStateFallback();
+    if (held && !next.heldState) {
+      next.state = held.state;
+      next.sendOrHold(held.state);
+    }
+    next.touch();
   }
 
   /** `client.stub.increment(2)` ≡ `client.call("increment", [2])`. */
@@ -317,6 +394,7 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
   /** Closes for good; pending calls reject, and calls made until the next `reconnect()` reject at once. */
   close(code?: number, reason?: string): void {
     this.closedForGood = true;
+    this.clearHeldStateFallback();
     this.rpc.rejectSent(true);
     this.early = [];
     this.socket?.close(code, reason);
@@ -346,31 +424,41 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
       const f = parsed.frame;
       switch (f.type) {
         case "cf_agent_identity": {
-          const before = this.identity;
-          this.identity = { name: f.name, agent: f.agent };
-          if (before && (before.name !== f.name || before.agent !== f.agent)) {
-            if (this.options.onIdentityChange)
-              this.options.onIdentityChange(before.name, f.name, before.agent, f.agent);
-            else
-              console.warn(
-                `[runboard] The agent instance changed on reconnect (${before.agent}/${before.name} → ${f.agent}/${f.name}); pass onIdentityChange to handle it.`,
-              );
+          // The state the identity announces comes next: the instance counts as identified (and `ready`
+          // resolves) once it has been applied, as on the official object (docs/protocol.md#identity).
+          if (f.stateFollows === true && !this.connecting.stateSeen) {
+            this.connecting.pendingIdentity = { name: f.name, agent: f.agent };
+            break;
           }
-          this.options.onIdentity?.(f.name, f.agent);
+          // No state follows: the connect frames have said all they say about the state.
+          this.initialStateIn();
+          this.applyIdentity(f.name, f.agent);
           break;
         }
         case "cf_agent_state":
           this.state = f.state as State;
-          this.options.onStateUpdate?.(this.state, "server");
+          try {
+            this.options.onStateUpdate?.(this.state, "server");
+          } finally {
+            this.connecting.stateSeen = true;
+            this.initialStateIn();
+            const pending = this.connecting.pendingIdentity;
+            this.connecting.pendingIdentity = undefined;
+            if (pending) this.applyIdentity(pending.name, pending.agent);
+          }
           break;
         case "cf_agent_state_error":
           this.options.onStateUpdateError?.(f.error);
           break;
         case "cf_agent_mcp_servers":
           this.mcp = f.mcp;
+          // The last of the connect frames: a server that sent no identity has no initial state coming.
+          this.initialStateIn();
           this.options.onMcpUpdate?.(f.mcp);
           break;
         case "rpc":
+          // The server answers after its connect frames: none that is still to come carries the state.
+          this.initialStateIn();
           this.rpc.receive(f);
           return; // RPC replies are the caller's, not the app's message stream (as the official client)
       }
@@ -378,6 +466,64 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
         this.touch();
     }
     this.emit("message", event);
+  }
+
+  private applyIdentity(name: string, agent: string) {
+    const before = this.identity;
+    this.identity = { name, agent };
+    this.name = name;
+    this.agent = agent;
+    this.identified = true;
+    this.readyGate.resolve();
+    if (before && (before.name !== name || before.agent !== agent)) {
+      if (this.options.onIdentityChange)
+        this.options.onIdentityChange(before.name, name, before.agent, agent);
+      else
+        console.warn(
+          `[runboard] The agent instance changed on reconnect (${before.agent}/${before.name} → ${agent}/${name}); pass onIdentityChange to handle it.`,
+        );
+    }
+    this.options.onIdentity?.(name, agent);
+  }
+
+  /**
+   * The server's initial state (or its absence) is known on this connection: `setState` goes out at once
+   * from now on, and one held until now goes out after that state, so the app's update is the last word on
+   * both sides. The app hears it again, since the server's state was reported in between.
+   */
+  private initialStateIn() {
+    if (this.connecting.framesIn) return;
+    this.connecting.framesIn = true;
+    this.clearHeldStateFallback();
+    const held = this.heldState;
+    if (!held) return;
+    this.heldState = undefined;
+    this.state = held.state;
+    this.send(encodeSetState(held.state));
+    this.options.onStateUpdate?.(held.state, "client");
+  }
+
+  /** Sends a `setState` frame, or holds it until the initial state is in (the latest one held wins). */
+  private sendOrHold(state: State) {
+    if (this.connecting.framesIn) {
+      this.send(encodeSetState(state));
+      return;
+    }
+    this.heldState = { state };
+    if (this.socket?.readyState === 1) this.armHeldStateFallback();
+  }
+
+  private armHeldStateFallback() {
+    if (this.heldTimer !== undefined) return;
+    this.heldTimer = setTimeout(() => {
+      this.heldTimer = undefined;
+      if (this.socket?.readyState === 1) this.initialStateIn();
+    }, HELD_STATE_FALLBACK_MS);
+  }
+
+  private clearHeldStateFallback() {
+    if (this.heldTimer !== undefined) clearTimeout(this.heldTimer);
+    this.heldTimer = undefined;
   }
 
   /** Whether to reconnect; a refusal that ends reconnecting is remembered so the close reports an error. */
@@ -400,6 +546,11 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
     // the connection. Calls still waiting to go out keep waiting, unless no next socket is coming.
     const final = this.finalClose || this.closedForGood;
     this.rpc.rejectSent(final);
+    // The next connection says again who this is and sends its state again (docs/protocol.md#reconnecting).
+    this.identified = false;
+    if (this.readyGate.resolved) this.readyGate = readyGate();
+    this.connecting = freshConnect();
+    this.clearHeldStateFallback();
     if (this.finalClose) {
       this.closedForGood = true;
       this.finalClose = false;
@@ -410,4 +561,49 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
     this.touch();
     this.emit("close", event as unknown as Event);
   }
+}
+
+/**
+ * How long a `setState` made before the server's initial state waits at most once the socket is open: a server
+ * with protocol messages off sends no connect frames at all (docs/protocol.md#connect-frames).
+ */
+const HELD_STATE_FALLBACK_MS = 3_000;
+
+function freshConnect() {
+  return {
+    /** The initial state frame arrived on this connection. */
+    stateSeen: false,
+    /** An identity that said `stateFollows`, applied once that state is in. */
+    pendingIdentity: undefined as { name: string; agent: string } | undefined,
+    /** Nothing the server still sends on connect carries the state: `setState` goes out at once. */
+    framesIn: false,
+  };
+}
+
+function readyGate() {
+  let resolve!: () => void;
+  const gate = {
+    promise: new Promise<void>((r) => {
+      resolve = r;
+    }),
+    resolved: false,
+    resolve: () => {
+      gate.resolved = true;
+      resolve();
+    },
+  };
+  return gate;
+}
+
+/** Which agent an address reaches (not how: query, protocol and connection id left out), as the official hook compares. */
+function agentKey(o: AgentClientOptions<never> | AgentClientOptions<unknown>): string {
+  const sub = (o.sub ?? []).map((s) => [kebabAgentName(s.agent), s.name]);
+  return JSON.stringify([
+    o.host,
+    o.basePath ?? null,
+    kebabAgentName(o.agent),
+    o.name || "default",
+    sub,
+    o.path ?? null,
+  ]);
 }

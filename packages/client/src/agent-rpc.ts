@@ -36,6 +36,8 @@ interface Pending {
   options: StreamCallbacks;
   /** The call's timeout, if it has one. */
   timer?: ReturnType<typeof setTimeout>;
+  /** The calls that hold it now (a replaced connection hands its waiting calls to the next one). */
+  owner: RpcCalls;
   /** The frame, until it has gone out on an open socket; `undefined` once sent. */
   unsent?: string;
 }
@@ -81,12 +83,17 @@ export class RpcCalls {
     return new Promise<T>((resolve, reject) => {
       const stream =
         options.stream ?? (options.onChunk || options.onDone || options.onError ? options : undefined);
-      const p: Pending = { resolve: resolve as (v: unknown) => void, reject, options: stream ?? {} };
+      const p: Pending = {
+        resolve: resolve as (v: unknown) => void,
+        reject,
+        options: stream ?? {},
+        owner: this,
+      };
       const timeout =
         options.timeout ?? options.timeoutMs ?? (stream ? undefined : this.connection.defaultTimeout());
       if (timeout) {
         p.timer = setTimeout(() => {
-          this.pending.delete(id);
+          p.owner.pending.delete(id);
           const message = `RPC call to ${method} timed out after ${timeout}ms`;
           stream?.onError?.(message);
           reject(new Error(message));
@@ -117,9 +124,38 @@ export class RpcCalls {
   rejectSent(unsentToo: boolean): void {
     for (const [id, p] of this.pending) {
       if (!unsentToo && p.unsent !== undefined) continue;
-      this.settle(id);
-      p.reject(new Error("Connection closed"));
+      this.fail(id, p, "Connection closed");
     }
+  }
+
+  /**
+   * The connection is being replaced by `next`'s (docs/protocol.md#reconnecting): calls still waiting to go
+   * out move there and go out when its socket opens, timeouts running on; with `rejectWith` they reject
+   * with that message instead (the new connection reaches another agent, which the caller did not ask).
+   */
+  handOverUnsent(next: RpcCalls, rejectWith?: string): void {
+    for (const [id, p] of this.pending) {
+      if (p.unsent === undefined) continue;
+      if (rejectWith !== undefined) {
+        this.fail(id, p, rejectWith);
+        continue;
+      }
+      this.pending.delete(id);
+      p.owner = next;
+      next.pending.set(id, p);
+      const socket = next.connection.openSocket();
+      if (socket) {
+        socket.send(p.unsent);
+        p.unsent = undefined;
+      }
+    }
+  }
+
+  /** Rejects a call, telling its streaming callbacks too (as the official clients do). */
+  private fail(id: string, p: Pending, message: string) {
+    this.settle(id);
+    p.reject(new Error(message));
+    p.options.onError?.(message);
   }
 
   /** Settles the call an `rpc` frame answers. */
@@ -127,7 +163,11 @@ export class RpcCalls {
     const p = this.pending.get(f.id);
     if (!p) {
       // A reply for a call that timed out, was rejected by a close, or was never made here: nothing to settle,
-      // but the app hears of it (a server answering the wrong ids is worth knowing about).
+      // but the app hears of it (a server answering the wrong ids is worth knowing about), and the console
+      // says so in the official clients' words (docs/protocol.md#rpc).
+      console.warn(
+        `[runboard] Discarded an RPC response with no matching pending call (id "${f.id}"). The call likely timed out or was rejected when its connection closed before the response arrived.`,
+      );
       this.connection.onError(new Error(`rpc reply for unknown call id ${JSON.stringify(f.id)}: ignored`));
       return;
     }

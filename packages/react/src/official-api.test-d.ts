@@ -39,7 +39,8 @@ test("useAgent returns the official fields the issue names", () => {
     | "removeEventListener"
     | "identified"
     | "ready"
-    | "path";
+    | "path"
+    | "shouldReconnect";
   expectTypeOf<Exclude<Named, keyof Ours>>().toEqualTypeOf<never>();
   expectTypeOf<Extract<Named, keyof ReturnType<typeof officialUseAgent>>>().toEqualTypeOf<Named>();
 });

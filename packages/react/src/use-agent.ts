@@ -5,7 +5,7 @@
  * render, or a render React discards, opens nothing.
  */
 import { AgentClient, type AgentClientOptions } from "@runboard/client";
-import { useSyncExternalStore } from "react";
+import { useEffect, useRef, useSyncExternalStore } from "react";
 import { useLatest, useOwned } from "./lifetime.ts";
 
 /**
@@ -49,9 +49,13 @@ const clientLifecycle = {
  * connection's status, identity, state or MCP list change; callbacks are always the latest ones given.
  *
  * The socket opens in an effect, so a server render or a render React discards opens nothing; StrictMode's
- * double mount keeps one connection; a new address closes the old connection (its waiting calls reject with
- * "Connection closed"). Deliberate differences from the official hook: bad frames and terminal closes go to
- * `onError` instead of being thrown or only logged; calls are never handed to a socket that is not open;
+ * double mount keeps one connection. New options (a rotated token in `query`, `enabled`) make a new connection
+ * that takes over the old one's waiting calls; calls and `setState` made through an older returned object act
+ * on the current connection, and when the agent itself changed (`agent`, `name`, `basePath`, …) the waiting
+ * calls reject with "Call discarded: the agent address changed before the request could be sent", as the
+ * official hook's. Deliberate differences from the official hook: bad frames and terminal closes go to
+ * `onError` instead of being thrown or only logged; calls are never handed to a socket that is not open; a
+ * `setState` made before the server's initial state is sent after it (upstream's is overwritten by it);
  * `prefix`, `disableNameValidation` and `transferEnqueuedMessages` are accepted without effect; the
  * `capnweb` transport is refused (see the README of `@runboard/react`).
  *
@@ -132,6 +136,15 @@ export function useAgent<
       dispose: (c: AgentClient<State, Methods>) => void;
     },
   );
+  // The connection a new address replaced hands over to this one: its waiting calls move here (or reject when
+  // the agent changed), and an older object the app still holds calls through this one, as the official
+  // hook's do (docs/protocol.md#reconnecting). Before the old one is closed, which `useOwned` defers a tick.
+  const previous = useRef<AgentClient<State, Methods> | null>(null);
+  useEffect(() => {
+    const prev = previous.current;
+    previous.current = client;
+    if (prev && prev !== client) prev.handOverTo(client);
+  }, [client]);
   useSyncExternalStore(client.subscribe, client.getVersion, client.getVersion);
   return client;
 }
