@@ -5,7 +5,7 @@
  */
 import { redactUrl } from "@runboard/protocol";
 import type { UIMessage } from "ai";
-import { SOCKET_ADDRESS_PENDING } from "./agent-client-types.ts";
+import { AGENT_THREAD_KEY, SOCKET_ADDRESS_PENDING } from "./agent-client-types.ts";
 import type { ChatCore } from "./chat-core.ts";
 import type { ChatAgentLike, TranscriptResult } from "./chat-types.ts";
 
@@ -52,6 +52,9 @@ function stepsOf(path: unknown): unknown[][] {
  */
 export function chatThreadKey(agent: ChatAgentLike): string | undefined {
   if (isAddressPending(agent)) return undefined;
+  const own = (agent as unknown as Record<symbol, unknown>)[AGENT_THREAD_KEY];
+  // An `AgentClient` (`useAgent`'s result) says it from its options: its `name` follows the identity frame.
+  if (typeof own === "string") return own;
   const a = agent as ChatAgentLike & { path?: unknown; partySocketOptions?: unknown };
   const route = a.partySocketOptions;
   if (route !== null && typeof route === "object") {
@@ -62,7 +65,7 @@ export function chatThreadKey(agent: ChatAgentLike): string | undefined {
     return JSON.stringify([steps, at]);
   }
   if (a.agent !== undefined || a.name !== undefined || Array.isArray(a.path)) {
-    // An `AgentClient` (its `path` holds the sub-agents only) or an object that names its agent.
+    // Another object that names its agent (`path`, if any, read as the sub-agents).
     return JSON.stringify([[[a.agent ?? "", a.name ?? ""], ...stepsOf(a.path)], null]);
   }
   // Names nothing: its URL's path is all there is (not yet known while it is `""`).

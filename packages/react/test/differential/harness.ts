@@ -743,7 +743,14 @@ export class Driver {
     const url = String(input instanceof Request ? input.url : input);
     this.pendingFetches.push(this.urls(url));
     this.pendingFetchArgs.push({
-      input: typeof input === "string" ? "string" : input instanceof URL ? "URL" : input instanceof Request ? "Request" : typeof input,
+      input:
+        typeof input === "string"
+          ? "string"
+          : input instanceof URL
+            ? "URL"
+            : input instanceof Request
+              ? "Request"
+              : typeof input,
       url: this.urls(url),
       init: rest.length === 0 ? "(no init)" : this.urls(initOf(rest[0])),
     });

@@ -3,8 +3,10 @@
  * path (custom routing), an HTTP URL that is `""` until the socket has one, the exact arguments of the
  * transcript fetch, and client tools left waiting in a loaded transcript.
  */
+import { getAgentMessages as getOfficialAgentMessages } from "@cloudflare/ai-chat/react";
 import type { UIMessage } from "ai";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { getAgentMessages } from "../../src/official-helpers.ts";
 import { assistantText, assistantWaitingTool, ServerStream, userMessage } from "./frames.ts";
 import { both, compare, type Driver, dump } from "./harness.ts";
 import { continuation } from "./turns.ts";
@@ -60,39 +62,43 @@ describe("a thread switch without a path change (custom routing)", () => {
 });
 
 describe('an HTTP URL that is "" is not ready yet', () => {
-  it("a message sent before the URL is known is kept; the late transcript goes in front of it", T, async () => {
-    const { official, ours } = await both(async (d) => {
-      d.agent.urlKnown = false;
-      d.serve(earlier);
-      await d.mount();
-      await d.act("sendMessage", (c) => c.sendMessage({ text: "hello" }));
-      d.agent.urlKnown = true;
-      await d.renderAgain("the URL is known");
-      const r = d.lastRequest();
-      const s = new ServerStream(r.id);
-      await d.pushAll("answer", [...s.textTurn("assistant_1", ["Hi"]), s.done({ messageIds: r.userIds })]);
-    });
-    expect(official.steps.map((s) => s.fetches)).toEqual([
-      [],
-      [],
-      ["http://HOST/agents/chat-agent/ROOM/get-messages"],
-      [],
-    ]);
-    expect(official.last?.messages.map((m) => (m as UIMessage).id)).toEqual([
-      "u0",
-      "a0",
-      "m1",
-      "assistant_1",
-    ]);
-    const diffs = compare(official, ours, {
-      fields: ["fetches", "messages", "status", "suspended", "errors"],
-      steps: (label) => label !== "sendMessage",
-    });
-    expect(diffs, report(official, ours, diffs)).toEqual([]);
-    expect(ours.sentOf("cf_agent_use_chat_request"), dump(ours)).toEqual(
-      official.sentOf("cf_agent_use_chat_request"),
-    );
-  });
+  it(
+    "a message sent before the URL is known is kept; the late transcript goes in front of it",
+    T,
+    async () => {
+      const { official, ours } = await both(async (d) => {
+        d.agent.urlKnown = false;
+        d.serve(earlier);
+        await d.mount();
+        await d.act("sendMessage", (c) => c.sendMessage({ text: "hello" }));
+        d.agent.urlKnown = true;
+        await d.renderAgain("the URL is known");
+        const r = d.lastRequest();
+        const s = new ServerStream(r.id);
+        await d.pushAll("answer", [...s.textTurn("assistant_1", ["Hi"]), s.done({ messageIds: r.userIds })]);
+      });
+      expect(official.steps.map((s) => s.fetches)).toEqual([
+        [],
+        [],
+        ["http://HOST/agents/chat-agent/ROOM/get-messages"],
+        [],
+      ]);
+      expect(official.last?.messages.map((m) => (m as UIMessage).id)).toEqual([
+        "u0",
+        "a0",
+        "m1",
+        "assistant_1",
+      ]);
+      const diffs = compare(official, ours, {
+        fields: ["fetches", "messages", "status", "suspended", "errors"],
+        steps: (label) => label !== "sendMessage",
+      });
+      expect(diffs, report(official, ours, diffs)).toEqual([]);
+      expect(ours.sentOf("cf_agent_use_chat_request"), dump(ours)).toEqual(
+        official.sentOf("cf_agent_use_chat_request"),
+      );
+    },
+  );
 
   it("a custom getInitialMessages is called once, at mount, without a url", T, async () => {
     const { official, ours } = await both(async (d) => {
@@ -149,6 +155,33 @@ describe("the transcript fetch's arguments", () => {
     const diffs = compare(official, ours, { fields: ["fetchArgs", "messages"] });
     expect(diffs, report(official, ours, diffs)).toEqual([]);
   });
+});
+
+describe("getAgentMessages calls fetch as upstream does", () => {
+  for (const extra of [{}, { credentials: "include" as const, headers: { authorization: "Bearer t" } }]) {
+    it(`with ${Object.keys(extra).join(" and ") || "no options"}`, async () => {
+      const calls: Record<string, unknown[][]> = {};
+      for (const [side, fn] of [
+        ["official", getOfficialAgentMessages],
+        ["ours", getAgentMessages],
+      ] as const) {
+        const spy = vi.fn(async (..._args: unknown[]) => new Response(JSON.stringify(earlier)));
+        vi.stubGlobal("fetch", spy);
+        try {
+          const got = await fn({ url: "https://app.example/chat/get-messages?thread=a", ...extra });
+          expect(got).toEqual(earlier);
+        } finally {
+          vi.unstubAllGlobals();
+        }
+        // Every own key of the init, an undefined one included.
+        calls[side] = spy.mock.calls.map(([input, init]) => [
+          input,
+          Object.entries(init as object).map(([k, v]) => [k, v === undefined ? "(undefined)" : v]),
+        ]);
+      }
+      expect(calls.ours).toEqual(calls.official);
+    });
+  }
 });
 
 describe("client tools waiting in a transcript loaded on mount", () => {
