@@ -80,7 +80,9 @@ const chatLifecycle = {
  *
  * Like the official hook it suspends while the first transcript loads (render it inside `<Suspense>`, and
  * keep what names the thread above the boundary); while hydrating server HTML it does not suspend, the
- * transcript loads after mount. A new agent object for the same thread (a rotated token) keeps the chat.
+ * transcript loads after mount. The chat is keyed as upstream keys it (`chatThreadKey`: agent path and route,
+ * never the query): another `name` is another chat even when the URL path stays (custom routing), while a new
+ * agent object for the same thread (a rotated token) keeps the chat.
  * Deliberate differences: `stop()` stops any live stream (also a resumed one or another tab's); failures,
  * including exceptions thrown by the app's callbacks, go to `onError` instead of being thrown or only
  * logged; client tools with `execute` run without `experimental_automaticToolResolution`; notifications are

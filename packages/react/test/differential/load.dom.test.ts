@@ -97,6 +97,10 @@ describe('an HTTP URL that is "" is not ready yet', () => {
       expect(ours.sentOf("cf_agent_use_chat_request"), dump(ours)).toEqual(
         official.sentOf("cf_agent_use_chat_request"),
       );
+      // README, "Where the kit deliberately differs": a chat already on screen is not replaced by the Suspense
+      // fallback while a late transcript loads (the official hook shows the fallback during that step).
+      expect(official.steps.map((s) => s.suspendedDuring)).toEqual([false, false, true, false]);
+      expect(ours.steps.map((s) => s.suspendedDuring)).toEqual([false, false, false, false]);
     },
   );
 
