@@ -162,5 +162,13 @@ export const SOCKET_ADDRESS_PENDING: unique symbol = Symbol.for(
   "cloudflare.agents.socketAddressPending",
 ) as never;
 
+/**
+ * On an `AgentClient`: which thread it addresses, read from its options (host, `basePath`, `path`, agent class,
+ * instance name, sub-agents), never from the query, the credentials or the server's identity frame (which
+ * renames the instance when the server picks it). `useAgentChat` keys its chat on it, as the official hook
+ * keys its chat on the official object's `path` and route options.
+ */
+export const AGENT_THREAD_KEY: unique symbol = Symbol.for("runboard.agentThreadKey") as never;
+
 /** Close codes after which reconnecting cannot help: policy (1008) and application codes (4000–4999). */
 export const isTerminalCloseCode = (code: number): boolean => code === 1008 || (code >= 4000 && code <= 4999);

@@ -13,6 +13,7 @@ import {
 } from "@runboard/protocol";
 import { WebSocket as ReconnectingWebSocket } from "partysocket";
 import {
+  AGENT_THREAD_KEY,
   type AgentClientOptions,
   AgentConnectionError,
   type CallOptions,
@@ -243,6 +244,20 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
   /** The sub-agent chain this connection addresses, root first (empty for a top-level agent). */
   get path(): ReadonlyArray<{ agent: string; name: string }> {
     return this.options.sub ?? [];
+  }
+
+  /** See `AGENT_THREAD_KEY`: the thread this connection addresses, for `useAgentChat`'s key. */
+  get [AGENT_THREAD_KEY](): string {
+    const o = this.options;
+    const sub = (o.sub ?? []).map((s) => [kebabAgentName(s.agent), s.name]);
+    return JSON.stringify([
+      o.host,
+      o.basePath ?? null,
+      o.path ?? null,
+      kebabAgentName(o.agent),
+      o.name || "default",
+      sub,
+    ]);
   }
 
   /** `connecting` until the socket opens, `closed` after a close (reconnecting or not). */

@@ -21,7 +21,7 @@ import type {
   TranscriptResult,
 } from "./chat-types.ts";
 
-export { agentBaseUrl, isAddressPending } from "./chat-transcript.ts";
+export { agentBaseUrl, chatThreadKey, isAddressPending } from "./chat-transcript.ts";
 export type {
   AddToolOutputOptions,
   ChatAgentLike,
@@ -111,13 +111,15 @@ export class ChatSession<M extends UIMessage = UIMessage> {
     this.listen(c.options.agent);
     // Mounted on a socket that is already open: that open is not a reconnect (#1784), but it is this socket.
     if (c.options.agent.readyState === 1) c.rm.handle({ type: "socket-open" });
-    void this.transcript.loadOnAttach().then(async () => {
+    void this.transcript.loadOnAttach().then(() => {
       if (c.disposed) return;
       this.branches.hydrate();
-      // Tool calls a loaded transcript left waiting run once, as after a stream's end, once the probe for a
-      // stream to resume is answered: their continuation needs a probe of its own, asked after that one.
-      if (c.options.resume !== false) await this.resumeStream();
+      // Tool calls a loaded transcript left waiting (a reload while a client tool was pending) run once, as
+      // soon as the transcript is shown, as upstream runs them: not after the probe below is answered, a round
+      // trip later (or its 5 s timeout). A continuation their answer asks for while that probe is in flight
+      // gets a probe of its own once it settles (docs/protocol.md#tool-continuations).
       void this.tools.runClientTools();
+      if (c.options.resume !== false) void this.resumeStream();
     });
   }
 

@@ -5,7 +5,7 @@
  */
 import { redactUrl } from "@runboard/protocol";
 import type { UIMessage } from "ai";
-import { SOCKET_ADDRESS_PENDING } from "./agent-client-types.ts";
+import { AGENT_THREAD_KEY, SOCKET_ADDRESS_PENDING } from "./agent-client-types.ts";
 import type { ChatCore } from "./chat-core.ts";
 import type { ChatAgentLike, TranscriptResult } from "./chat-types.ts";
 
@@ -29,6 +29,50 @@ export function agentBaseUrl(agent: ChatAgentLike): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The route options of the official object (partysocket's `partySocketOptions`) that name a thread. */
+type RouteOptions = { host?: unknown; basePath?: unknown; prefix?: unknown; party?: unknown; path?: unknown };
+
+/** One step of an agent path: the class and instance name, as `[agent, name]`. */
+function stepsOf(path: unknown): unknown[][] {
+  return Array.isArray(path)
+    ? path.map((s: { agent?: unknown; name?: unknown } | null) => [s?.agent, s?.name])
+    : [];
+}
+
+/**
+ * Which thread of which agent a chat is about, as the official hook keys its chat and its first transcript: the
+ * agent path (class and instance name of the agent and of each sub-agent) and, on the official object, its
+ * route options (host, basePath, prefix, party, path); never the URL's query, credentials or connection id. So
+ * a thread switch that keeps the URL path (custom routing: the thread in the query or picked by the server
+ * from the user's auth) is a new chat when the agent's `name` changes, and a new object for the same thread
+ * (a rotated token) keeps the chat (docs/protocol.md#urls-and-routing). Undefined while the address is not
+ * known yet: the pending mark, or an object that names no agent and whose `getHttpUrl()` is still `""`.
+ */
+export function chatThreadKey(agent: ChatAgentLike): string | undefined {
+  if (isAddressPending(agent)) return undefined;
+  const own = (agent as unknown as Record<symbol, unknown>)[AGENT_THREAD_KEY];
+  // An `AgentClient` (`useAgent`'s result) says it from its options: its `name` follows the identity frame.
+  if (typeof own === "string") return own;
+  const a = agent as ChatAgentLike & { path?: unknown; partySocketOptions?: unknown };
+  const route = a.partySocketOptions;
+  if (route !== null && typeof route === "object") {
+    // The official object: `path` is the whole chain, root first (as the official hook reads it).
+    const r = route as RouteOptions;
+    const steps = Array.isArray(a.path) ? stepsOf(a.path) : [[a.agent ?? "", a.name ?? ""]];
+    const at = [r.host ?? null, r.basePath ?? null, r.prefix ?? null, r.party ?? null, r.path ?? null];
+    return JSON.stringify([steps, at]);
+  }
+  if (a.agent !== undefined || a.name !== undefined || Array.isArray(a.path)) {
+    // Another object that names its agent (`path`, if any, read as the sub-agents).
+    return JSON.stringify([[[a.agent ?? "", a.name ?? ""], ...stepsOf(a.path)], null]);
+  }
+  // Names nothing: its URL's path is all there is (not yet known while it is `""`).
+  const url = agentBaseUrl(agent);
+  if (url === undefined) return undefined;
+  const u = new URL(url);
+  return JSON.stringify([u.origin + u.pathname]);
 }
 
 function checkTranscript<M>(messages: unknown): M[] {
@@ -65,7 +109,7 @@ function loadError(e: unknown): Error {
 export class TranscriptSync<M extends UIMessage = UIMessage> {
   /** A server transcript (a snapshot frame) arrived: a late initial load must not be merged over it. */
   private snapshotSeen = false;
-  /** `attach()` skipped the load because the address was pending. */
+  /** `attach()` skipped the load because the address was not known yet (pending, or a URL still `""`). */
   private loadWaitsForAddress = false;
   /** The transcript loaded before `attach()` (the hook's Suspense path). */
   private seeded: TranscriptResult<M> | undefined;
@@ -114,7 +158,8 @@ export class TranscriptSync<M extends UIMessage = UIMessage> {
   private async hydrate() {
     const { c } = this;
     if (this.addressPending()) {
-      // Nothing is fetched without the address's token; `loadWhenAddressReady` runs it once it is known.
+      // Nothing is fetched without the address's token, nor from a URL the socket does not have yet (the
+      // official object answers `""` until then); `loadWhenAddressReady` runs it once it is known.
       this.loadWaitsForAddress = true;
       return;
     }
@@ -139,10 +184,15 @@ export class TranscriptSync<M extends UIMessage = UIMessage> {
     void this.hydrate().then(() => this.c.sides.tools.runClientTools());
   }
 
+  /**
+   * The load must wait: the address is pending, or the default load has no URL yet (`getHttpUrl()` is `""`).
+   * An app's `getInitialMessages` is called without a `url` then, as the official hook calls it.
+   */
   private addressPending(): boolean {
     const { agent, getInitialMessages } = this.c.options;
     if (getInitialMessages === null) return false;
-    return isAddressPending(agent);
+    if (isAddressPending(agent)) return true;
+    return getInitialMessages === undefined && agent.getHttpUrl !== undefined && !agentBaseUrl(agent);
   }
 
   /** The server's transcript: the app's `getInitialMessages`, else `GET …/get-messages`; none when opted out. */
@@ -160,11 +210,10 @@ export class TranscriptSync<M extends UIMessage = UIMessage> {
     }
     if (!url) return undefined;
     const target = new URL(url);
-    target.pathname = `${target.pathname.replace(/\/$/, "")}/get-messages`;
-    const res = await fetch(target, {
-      ...(credentials ? { credentials } : {}),
-      ...(headers ? { headers } : {}),
-    });
+    target.pathname += "/get-messages";
+    // The official hook's exact call, a string and both keys even when undefined: an app that wraps or spies
+    // on `fetch` sees the same arguments.
+    const res = await fetch(target.toString(), { credentials, headers });
     if (!res.ok) throw new Error(`HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ""}`);
     const text = await res.text();
     return text.trim() ? checkTranscript(JSON.parse(text)) : [];

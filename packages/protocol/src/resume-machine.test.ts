@@ -245,6 +245,38 @@ describe("ResumeMachine: stop, clear, continuations, resume:false", () => {
     expect(m.isToolContinuation).toBe(false);
   });
 
+  it("a continuation expected while an earlier probe is in flight outlives that probe's idle answer or timeout", () => {
+    for (const end of ["idle", "timeout"] as const) {
+      const m = machine();
+      m.handle({ type: "socket-open" });
+      m.handle({ type: "resume" });
+      // A client tool answered while the mount's probe p1 was out: the server saw p1 first.
+      expect(sends(m.handle({ type: "expect-continuation" }))).toEqual([]);
+      expect(m.isToolContinuation).toBe(true);
+      const settled =
+        end === "idle" ? m.handle(none("idle", "p1")) : m.handle({ type: "timeout", probeId: "p1" });
+      expect(settled).toContainEqual({
+        type: "probe-settled",
+        probeId: "p1",
+        outcome: end === "idle" ? "none" : "timeout",
+      });
+      // Still awaited, and asked for with a probe of its own.
+      expect(m.isToolContinuation).toBe(true);
+      expect(sends(settled)).toEqual([{ type: "cf_agent_stream_resume_request", probeId: "p2" }]);
+      expect(acks(m.handle(offer("cont")))).toHaveLength(1);
+      expect(m.continuationStream).toBe("cont");
+      // That probe's own idle answer ends the wait, as before.
+      const m2 = machine();
+      m2.handle({ type: "socket-open" });
+      m2.handle({ type: "resume" });
+      m2.handle({ type: "expect-continuation" });
+      m2.handle(none("idle", "p1"));
+      m2.handle(none("idle", "p2"));
+      expect(m2.isToolContinuation).toBe(false);
+      expect(m2.probeId).toBeUndefined();
+    }
+  });
+
   it("clear ends every stream", () => {
     const m = machine();
     m.route(resp("x"));

@@ -97,6 +97,12 @@ export class ResumeMachine {
   private activeView: ReadonlyMap<string, StreamOrigin> = new Map();
   private readonly ended = new Set<string>();
   private expectingContinuation = false;
+  /**
+   * The probe that was already in flight when the continuation became expected: its answer describes the
+   * server before it saw the tool answer, so it cannot offer the continuation; once it settles without one,
+   * a probe of its own asks for it.
+   */
+  private continuationAfterProbe: string | undefined;
   private continuationId: string | undefined;
   private readonly createId: () => string;
   private readonly resumeEnabled: boolean;
@@ -173,6 +179,7 @@ export class ResumeMachine {
         return [{ type: "stream-started", streamId: input.id, origin: "local" }];
       case "expect-continuation":
         this.expectingContinuation = true;
+        if (this.probe) this.continuationAfterProbe = this.probe.id;
         return this.startProbe();
       case "stop":
         // The continuation is no longer awaited (upstream clears `isToolContinuation` on stop); its stream, if
@@ -197,8 +204,9 @@ export class ResumeMachine {
       }
       case "timeout":
         if (this.probe?.id !== input.probeId) return [];
-        // No offer in time: the continuation is not coming to this client.
-        this.expectingContinuation = false;
+        // No offer in time: the continuation is not coming to this client (unless it was expected only
+        // after this probe went out).
+        if (!this.answerPredatesContinuation()) this.expectingContinuation = false;
         return this.settle("timeout");
       case "frame":
         return this.onFrame(input.frame);
@@ -268,14 +276,25 @@ export class ResumeMachine {
     ];
   }
 
+  /** The probe in flight went out before the continuation was expected (see `continuationAfterProbe`). */
+  private answerPredatesContinuation(): boolean {
+    return this.probe !== undefined && this.continuationAfterProbe === this.probe.id;
+  }
+
   private settle(outcome: "stream" | "none" | "timeout", streamId?: string): ResumeCommand[] {
     if (!this.probe) return [];
     const id = this.probe.id;
     this.probe = undefined;
-    return [
+    const out: ResumeCommand[] = [
       { type: "cancel-timer", probeId: id },
       { type: "probe-settled", probeId: id, outcome, ...(streamId === undefined ? {} : { streamId }) },
     ];
+    if (this.continuationAfterProbe === id) {
+      this.continuationAfterProbe = undefined;
+      // Still waited for (the answer was not an offer of it): now ask for the continuation itself.
+      if (this.expectingContinuation && this.continuationId === undefined) out.push(...this.startProbe());
+    }
+    return out;
   }
 
   private onFrame(frame: StreamResumingFrame | StreamResumeNoneFrame | StreamPendingFrame): ResumeCommand[] {
@@ -285,6 +304,9 @@ export class ResumeMachine {
       case "cf_agent_stream_resume_none": {
         // A reply to an older probe says nothing about now.
         if (frame.probeId !== undefined && frame.probeId !== this.probe?.id) return [];
+        // An idle answer to a probe sent before the tool answer says nothing of the continuation: `settle` asks
+        // for it again.
+        const predates = this.answerPredatesContinuation();
         const out = this.settle("none");
         if (frame.reason === "idle" && frame.probeId !== undefined) {
           // The only authoritative "nothing is streaming": streams we still think are live ended unseen.
@@ -292,8 +314,10 @@ export class ResumeMachine {
             if (s.origin === "local" && (s.epoch === this.epoch || s.epoch === -1)) continue;
             out.push(...this.end(id, "idle"));
           }
-          this.expectingContinuation = false;
-          this.continuationId = undefined;
+          if (!predates) {
+            this.expectingContinuation = false;
+            this.continuationId = undefined;
+          }
         }
         return out;
       }

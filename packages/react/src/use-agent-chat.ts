@@ -6,17 +6,16 @@
  * loads, except while hydrating server HTML (then the transcript loads after mount, so the markup matches).
  */
 import {
-  agentBaseUrl,
   CHAT_SESSION,
   ChatSession,
   type ChatSessionOptions,
   type ChatSnapshot,
-  isAddressPending,
+  chatThreadKey,
   type TranscriptResult,
 } from "@runboard/client";
 import type { UIMessage } from "ai";
 import { use, useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from "react";
-import { idOf, useOwned } from "./lifetime.ts";
+import { useOwned } from "./lifetime.ts";
 import { useHydrated } from "./primitives/use-hydrated.ts";
 
 /**
@@ -58,30 +57,6 @@ export type UseAgentChatResult<M extends UIMessage = UIMessage> = ChatSnapshot<M
     [CHAT_SESSION]: ChatSession<M>;
   };
 
-/** The last address `threadOf` read and its thread: parsed once per address, not on every render. */
-let lastAddress: { raw: string; thread: string | undefined } = { raw: "", thread: undefined };
-
-/**
- * The thread an agent object points at, without credentials or connection id; undefined while its address is
- * pending. A new object for the same thread (a rotated token) keeps the chat; another thread makes a new one.
- */
-function threadOf(agent: UseAgentChatOptions["agent"]): string | undefined {
-  if (isAddressPending(agent)) return undefined;
-  // Read on every render, so on every streamed commit: the URL is only parsed when it is a new one.
-  const raw = agent.getHttpUrl?.();
-  if (raw && raw === lastAddress.raw && lastAddress.thread !== undefined) return lastAddress.thread;
-  const url = agentBaseUrl(agent);
-  if (url) {
-    const u = new URL(url);
-    const thread = `${u.origin}${u.pathname}`;
-    if (raw) lastAddress = { raw, thread };
-    return thread;
-  }
-  return agent.agent !== undefined || agent.name !== undefined
-    ? `${agent.agent ?? ""}/${agent.name ?? ""}`
-    : `object:${idOf(agent)}`;
-}
-
 /**
  * First transcripts in flight or loaded, by thread, kept across the renders of one mount (a render that
  * suspends is thrown away with its session, the retry finds the answer here). Dropped once a chat has mounted
@@ -105,7 +80,9 @@ const chatLifecycle = {
  *
  * Like the official hook it suspends while the first transcript loads (render it inside `<Suspense>`, and
  * keep what names the thread above the boundary); while hydrating server HTML it does not suspend, the
- * transcript loads after mount. A new agent object for the same thread (a rotated token) keeps the chat.
+ * transcript loads after mount. The chat is keyed as upstream keys it (`chatThreadKey`: agent path and route,
+ * never the query): another `name` is another chat even when the URL path stays (custom routing), while a new
+ * agent object for the same thread (a rotated token) keeps the chat.
  * Deliberate differences: `stop()` stops any live stream (also a resumed one or another tab's); failures,
  * including exceptions thrown by the app's callbacks, go to `onError` instead of being thrown or only
  * logged; client tools with `execute` run without `experimental_automaticToolResolution`; notifications are
@@ -130,8 +107,10 @@ const chatLifecycle = {
 export function useAgentChat<M extends UIMessage = UIMessage>(
   options: UseAgentChatOptions<M>,
 ): UseAgentChatResult<M> {
-  const thread = threadOf(options.agent);
-  // A pending address (an async query resolving) keeps the chat it had; the first known one names it.
+  // Keyed as the official hook keys its chat: agent path and route, never the URL's query (`chatThreadKey`).
+  const thread = chatThreadKey(options.agent);
+  // An address not known yet (an async query resolving, a URL still `""`) keeps the chat it had; the first
+  // known one names it.
   const named = useRef<{ thread: string | undefined; generation: number }>({ thread, generation: 0 });
   if (thread !== undefined && thread !== named.current.thread) {
     named.current = {

@@ -56,12 +56,22 @@ export class FakeAgent {
   onListenerError?: (e: unknown) => void;
   private readonly listeners = new Map<string, Set<Listener>>();
 
+  /**
+   * With `basePath` the socket routes as a custom-routed agent does (`useAgent({ basePath })`): every thread
+   * has the URL `/<basePath>`, the thread travels in the query (`?thread=<name>`).
+   */
+  readonly basePath: string | undefined;
+  /** False while the socket has no URL yet: `getHttpUrl()` answers `""` without the pending mark. */
+  urlKnown = true;
+
   constructor(
     readonly host: string,
     public name: string,
     pk: string,
+    o: { basePath?: string } = {},
   ) {
     this._pk = pk;
+    this.basePath = o.basePath;
     this.path = [{ agent: "ChatAgent", name }];
     this.partySocketOptions = {
       host,
@@ -70,15 +80,18 @@ export class FakeAgent {
       room: name,
       path: undefined,
       query: undefined,
+      ...(o.basePath ? { basePath: o.basePath, query: { thread: name } } : {}),
     };
   }
 
   get _url(): string {
+    if (this.basePath) return `ws://${this.host}/${this.basePath}?thread=${this.name}&_pk=${this._pk}`;
     return `ws://${this.host}/agents/chat-agent/${this.name}?_pk=${this._pk}`;
   }
 
   /** The official object's answer: the socket's own URL in http form (with `_pk`), `""` while re-addressing. */
-  getHttpUrl = (): string => (this.addressPending ? "" : this._url.replace("ws://", "http://"));
+  getHttpUrl = (): string =>
+    this.addressPending || !this.urlKnown ? "" : this._url.replace("ws://", "http://");
 
   get addressPending(): boolean {
     return (this as unknown as Record<symbol, boolean>)[ADDRESS_PENDING] === true;
@@ -195,8 +208,17 @@ export interface Step {
   calls: Call[];
   sent: unknown[];
   fetches: string[];
+  /** Each `fetch` call as the app's `fetch` received it: the kind of its input, the URL and the init. */
+  fetchArgs: FetchArgs[];
   errors: string[];
   warnings: string[];
+}
+
+/** One call of `fetch`: `input` is `"string"`, `"URL"` or `"Request"`; the init's keys are all kept. */
+export interface FetchArgs {
+  input: string;
+  url: string;
+  init: unknown;
 }
 
 export const ACTIONS = [
@@ -261,6 +283,7 @@ export class Driver {
   private pendingCalls: Call[] = [];
   private pendingSent: unknown[] = [];
   private pendingFetches: string[] = [];
+  private pendingFetchArgs: FetchArgs[] = [];
   private pendingErrors: string[] = [];
   private pendingWarnings: string[] = [];
   private trail: string[] = [];
@@ -290,8 +313,8 @@ export class Driver {
   }
 
   /** A socket for `name` on this run's host (a new `_pk` each time, as a new connection has). */
-  newAgent(name: string): FakeAgent {
-    const a = new FakeAgent(this.host, name, `pk-${this.side}-${this.agents.length + 1}`);
+  newAgent(name: string, o: { basePath?: string } = {}): FakeAgent {
+    const a = new FakeAgent(this.host, name, `pk-${this.side}-${this.agents.length + 1}`, o);
     a.onSend = (data) => this.onSend(a, data);
     a.onListenerError = (e) => this.error("uncaught in a socket listener", e);
     this.agents.push(a);
@@ -674,6 +697,7 @@ export class Driver {
       calls: this.pendingCalls,
       sent: this.pendingSent,
       fetches: this.pendingFetches,
+      fetchArgs: this.pendingFetchArgs,
       errors: this.pendingErrors,
       warnings: this.pendingWarnings,
     });
@@ -682,6 +706,7 @@ export class Driver {
     this.pendingCalls = [];
     this.pendingSent = [];
     this.pendingFetches = [];
+    this.pendingFetchArgs = [];
     this.pendingErrors = [];
     this.pendingWarnings = [];
   }
@@ -714,12 +739,29 @@ export class Driver {
     this.ids.learn(JSON.stringify(v));
   }
 
-  async fetch(input: unknown): Promise<Response> {
+  async fetch(input: unknown, ...rest: unknown[]): Promise<Response> {
     const url = String(input instanceof Request ? input.url : input);
     this.pendingFetches.push(this.urls(url));
+    this.pendingFetchArgs.push({
+      input:
+        typeof input === "string"
+          ? "string"
+          : input instanceof URL
+            ? "URL"
+            : input instanceof Request
+              ? "Request"
+              : typeof input,
+      url: this.urls(url),
+      init: rest.length === 0 ? "(no init)" : this.urls(initOf(rest[0])),
+    });
     this.activity++;
     const u = new URL(url);
-    const m = /^\/agents\/chat-agent\/([^/]+)\/get-messages$/.exec(u.pathname);
+    // `/agents/chat-agent/<room>/get-messages`, or `/<basePath>/get-messages?thread=<room>` (custom routing).
+    const m =
+      /^\/agents\/chat-agent\/([^/]+)\/get-messages$/.exec(u.pathname) ??
+      (/^\/[^/]+\/get-messages$/.test(u.pathname) && u.searchParams.get("thread")
+        ? [u.pathname, u.searchParams.get("thread") as string]
+        : null);
     const served = m ? this.served.get(m[1] as string) : undefined;
     if (!m) return new Response("Not found", { status: 404, statusText: "Not Found" });
     if (served?.gate) await this.gate(served.gate);
@@ -740,6 +782,23 @@ export class Driver {
     if (shown) this.fallbackDuring = true;
     this.activity++;
   }
+}
+
+/**
+ * A `fetch` init as an app's spy sees it: every own key, an undefined value kept as `"(undefined)"`, headers
+ * with their kind (`Headers` or a plain object) and entries.
+ */
+function initOf(init: unknown): unknown {
+  if (init === undefined) return "(undefined)";
+  if (init === null || typeof init !== "object") return init;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(init).sort()) {
+    const v = (init as Record<string, unknown>)[k];
+    if (v === undefined) out[k] = "(undefined)";
+    else if (k === "headers" && v instanceof Headers) out[k] = { Headers: [...v.entries()] };
+    else out[k] = v;
+  }
+  return out;
 }
 
 /** A value for an option key that removes a default (e.g. `onData: OMIT`). */
@@ -787,7 +846,7 @@ export type Script = (d: Driver) => Promise<void>;
 /** Plays `script` against one hook, with a fetch stub and error listeners of its own. */
 export async function play(side: Side, script: Script): Promise<Driver> {
   const d = new Driver(side);
-  const fetchStub = vi.fn((input: unknown) => d.fetch(input));
+  const fetchStub = vi.fn((input: unknown, ...init: unknown[]) => d.fetch(input, ...init));
   vi.stubGlobal("fetch", fetchStub);
   const onError = (e: ErrorEvent) => {
     d.error("uncaught", e.error ?? e.message);
@@ -825,7 +884,15 @@ export async function both(script: Script): Promise<{ official: Driver; ours: Dr
 
 // ───────────────────────────── comparing ─────────────────────────────
 
-export type Field = keyof View | "suspended" | "suspendedDuring" | "calls" | "sent" | "fetches" | "errors";
+export type Field =
+  | keyof View
+  | "suspended"
+  | "suspendedDuring"
+  | "calls"
+  | "sent"
+  | "fetches"
+  | "fetchArgs"
+  | "errors";
 
 export interface CompareOptions {
   /** Fields to compare (default: all but warnings and the status trail). */
@@ -904,7 +971,8 @@ function pick(s: Step, f: Field, o: CompareOptions): unknown {
       const type = (x as { type?: string }).type as string;
       return (!o.frames || o.frames.includes(type)) && !o.ignoreFrames?.includes(type);
     });
-  if (f === "suspended" || f === "suspendedDuring" || f === "fetches" || f === "errors") return s[f];
+  if (f === "suspended" || f === "suspendedDuring" || f === "fetches" || f === "fetchArgs" || f === "errors")
+    return s[f];
   if (s.view === undefined) return "(not rendered)";
   if (o.looseStart && (f === "status" || f === "isStreaming") && /^push start(-step)?$/.test(s.label))
     return "(not compared)";
@@ -947,7 +1015,7 @@ export function dump(d: Driver): string {
       if (v) lines.push(`   messages ${JSON.stringify(v.messages)}`);
       for (const c of s.calls) lines.push(`   call ${c.name} ${JSON.stringify(c.args)}`);
       for (const x of s.sent) lines.push(`   sent ${JSON.stringify(x)}`);
-      for (const x of s.fetches) lines.push(`   fetch ${x}`);
+      for (const x of s.fetchArgs) lines.push(`   fetch ${JSON.stringify(x)}`);
       for (const x of s.errors) lines.push(`   error ${x}`);
       for (const x of s.warnings) lines.push(`   warn ${x}`);
       return lines.join("\n");
