@@ -249,6 +249,8 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
+// A hang guard, never a pace. The live region's sentence is set in an effect after the commit that shows the
+// run ended, so a play function waits for it as for any other state, never reads it in the same breath.
 const T = { timeout: 30_000 };
 const tray = (canvasElement: HTMLElement) =>
   within(canvasElement).getByRole("region", { name: "Background runs" });
@@ -332,7 +334,10 @@ export const CancellingToCancelled: Story = {
     await expect(item).not.toHaveAttribute("data-cancelling");
     await expect(item).toHaveAttribute("data-status", "aborted");
     await expect(it.getByText("Cancelled by the user")).toBeVisible();
-    await expect(within(canvasElement).getByRole("status")).toHaveTextContent("Crawl was cancelled");
+    await waitFor(
+      () => expect(within(canvasElement).getByRole("status")).toHaveTextContent("Crawl was cancelled"),
+      T,
+    );
   },
 };
 
@@ -348,7 +353,7 @@ export const CompletedAndDismissed: Story = {
     await expect(within(item).getByRole("list", { name: "Summary milestones" })).toHaveTextContent(
       "outline-done",
     );
-    await expect(c.getByRole("status")).toHaveTextContent("Summary finished");
+    await waitFor(() => expect(c.getByRole("status")).toHaveTextContent("Summary finished"), T);
     await expect(within(item).getByRole("button", { name: "Cancel Summary" })).toBeDisabled();
     await userEvent.click(within(item).getByRole("button", { name: "Dismiss Summary" }));
     await expect(c.queryByRole("listitem", { name: "Summary" })).toBeNull();
@@ -364,8 +369,12 @@ export const Failed: Story = {
     const item = await findItem(canvasElement, "Fact check");
     await waitFor(() => expect(statusText(item)).toBe("Failed"), T);
     await expect(within(item).getByText("Upstream timeout")).toBeVisible();
-    await expect(within(canvasElement).getByRole("status")).toHaveTextContent(
-      "Fact check failed: Upstream timeout",
+    await waitFor(
+      () =>
+        expect(within(canvasElement).getByRole("status")).toHaveTextContent(
+          "Fact check failed: Upstream timeout",
+        ),
+      T,
     );
     await expect(within(item).getByRole("button", { name: "Dismiss Fact check" })).toBeEnabled();
   },
@@ -427,7 +436,7 @@ export const SeveralRuns: Story = {
     ]);
     await expect(c.getByRole("button", { name: "Background runs 2" })).toBeVisible();
     await expect(tray(canvasElement)).toHaveAttribute("data-active", "2");
-    await expect(c.getByRole("status")).toHaveTextContent("Fact check finished");
+    await waitFor(() => expect(c.getByRole("status")).toHaveTextContent("Fact check finished"), T);
   },
 };
 

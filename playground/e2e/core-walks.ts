@@ -160,14 +160,16 @@ export function coreWalks(pg: () => Playground) {
         const item = tray(page).getByRole("listitem").first();
         await item.waitFor(wait());
         await expect.poll(() => item.getAttribute("data-status"), wait()).toBe("running");
-        // The person opens the helper's own chat while it works and reads what it has written so far. Once in
-        // two runs on the real runtime, a chat opened in the helper's first second stayed at its first word
-        // ("Researching ", its task shown as `{}`) for 90 s (not yet explained; reported with issue 17 §2),
-        // so the walk waits for that word, which every run on both servers showed.
+        // The person opens the helper's own chat while it works and reads everything it has written, however
+        // early the chat was opened: the helper writes its first line and its summary, then waits for the
+        // cancel, so both show whether they came in the chat's replay or live after it. (A chat opened in the
+        // helper's first second used to stay at its first word: its resume probe, read by the server after its
+        // ACK, stopped the stream for that socket; docs/protocol.md#probe-after-ack.)
         await press(item.getByRole("button", { name: /^Open/ }));
         const child = page.getByRole("region", { name: /chat$/ });
         await child.waitFor(wait());
-        await expect.poll(() => child.textContent(), wait()).toContain("Researching");
+        await expect.poll(() => child.textContent(), wait()).toContain("Summary: found 2 sources");
+        expect(await child.textContent()).toContain("Researching now.");
         expect(await item.getAttribute("data-status")).toBe("running");
         await shot(page, "16-background-running", target);
         const cancel = item.getByRole("button", { name: /^Cancel/ });

@@ -35,7 +35,12 @@ export class ResumeDriver<M extends UIMessage = UIMessage> {
   /** Asks the server for a stream to resume; resolves with its id, or undefined when there is none. */
   resumeStream(): Promise<string | undefined> {
     const { c } = this;
-    this.run(c.rm.handle({ type: "resume" }));
+    const commands = c.rm.handle({ type: "resume" });
+    this.run(commands);
+    // Answered at once while this socket receives a stream it ACKed: asking the server would stop it here
+    // (docs/protocol.md#probe-after-ack).
+    const settled = commands.find((cmd) => cmd.type === "probe-settled");
+    if (settled) return Promise.resolve(settled.outcome === "stream" ? settled.streamId : undefined);
     const probe = c.rm.probeId;
     if (!probe) return Promise.resolve(undefined);
     return new Promise((resolve) => {

@@ -49,18 +49,72 @@ describe("ResumeMachine: probing", () => {
   it("acknowledges a stream offered twice exactly once per socket (#1733)", () => {
     const m = machine();
     m.handle({ type: "socket-open" });
-    const connectOffer = m.handle(offer("s1"));
+    // The probe went out before the connect-time offer arrived, so the server read it before the ACK.
     m.handle({ type: "resume" });
+    const connectOffer = m.handle(offer("s1"));
     const probeAnswer = m.handle(offer("s1", "p1"));
     expect(acks(connectOffer)).toEqual([{ type: "cf_agent_stream_resume_ack", id: "s1" }]);
     expect(acks(probeAnswer)).toEqual([]);
-    expect(probeAnswer).toContainEqual({
+    expect(connectOffer).toContainEqual({
       type: "probe-settled",
       probeId: "p1",
       outcome: "stream",
       streamId: "s1",
     });
     expect(m.probeId).toBeUndefined();
+  });
+
+  it("sends no probe while a stream this socket ACKed is live: resume is answered with it (docs/protocol.md#probe-after-ack)", () => {
+    const m = machine();
+    m.handle({ type: "socket-open" });
+    expect(acks(m.handle(offer("s1")))).toHaveLength(1);
+    // A probe now would reach the server after the ACK: its answer would stop the stream for this socket.
+    const asked = m.handle({ type: "resume" });
+    expect(sends(asked)).toEqual([]);
+    expect(asked).toContainEqual({ type: "probe-settled", probeId: "p1", outcome: "stream", streamId: "s1" });
+    expect(asked.some((c) => c.type === "arm-timer")).toBe(false);
+    expect(m.probeId).toBeUndefined();
+    expect(m.route(resp("s1", { body: "", done: true })).accept).toBe(true);
+    // Once it ended, the server may know of something new: ask it.
+    expect(sends(m.handle({ type: "resume" }))).toEqual([
+      { type: "cf_agent_stream_resume_request", probeId: "p2" },
+    ]);
+  });
+
+  it("holds a continuation's probe while an ACKed stream is live and sends it, with its timer, when that stream ends", () => {
+    const m = machine();
+    m.handle({ type: "socket-open" });
+    m.handle(offer("s1"));
+    expect(m.handle({ type: "expect-continuation" })).toEqual([]);
+    expect(m.isToolContinuation).toBe(true);
+    // A pending frame for another socket's question has no timer of ours to stretch.
+    expect(m.handle({ type: "frame", frame: { type: "cf_agent_stream_pending" } })).toEqual([]);
+    const ended = m.route(resp("s1", { body: "", done: true }));
+    expect(ended.accept && ended.commands).toEqual([
+      { type: "stream-ended", streamId: "s1", reason: "done" },
+      { type: "send", frame: { type: "cf_agent_stream_resume_request", probeId: "p1" } },
+      { type: "arm-timer", probeId: "p1", ms: RESUME_PROBE_TIMEOUT_MS },
+    ]);
+    expect(acks(m.handle(offer("s2", "p1")))).toEqual([{ type: "cf_agent_stream_resume_ack", id: "s2" }]);
+    expect(m.continuationStream).toBe("s2");
+  });
+
+  it("a held probe is answered by the continuation's own offer, without ever going out", () => {
+    const m = machine();
+    m.handle({ type: "socket-open" });
+    m.handle(offer("s1"));
+    expect(sends(m.handle({ type: "expect-continuation" }))).toEqual([]);
+    const offered = m.handle(offer("s2"));
+    expect(acks(offered)).toEqual([{ type: "cf_agent_stream_resume_ack", id: "s2" }]);
+    expect(offered).toContainEqual({
+      type: "probe-settled",
+      probeId: "p1",
+      outcome: "stream",
+      streamId: "s2",
+    });
+    expect(m.continuationStream).toBe("s2");
+    const ended = m.route(resp("s1", { body: "", done: true }));
+    expect(ended.accept && sends(ended.commands)).toEqual([]);
   });
 
   it("tells the caller the stream started before it sends the ACK (listener first)", () => {
@@ -79,8 +133,10 @@ describe("ResumeMachine: probing", () => {
     const m = machine();
     m.handle({ type: "socket-open" });
     expect(acks(m.handle(offer("s1")))).toHaveLength(1);
-    m.handle({ type: "resume" });
     m.handle({ type: "socket-close" });
+    expect(sends(m.handle({ type: "resume" }))).toEqual([
+      { type: "cf_agent_stream_resume_request", probeId: "p1" },
+    ]);
     const reopened = m.handle({ type: "socket-open" });
     expect(sends(reopened)).toEqual([{ type: "cf_agent_stream_resume_request", probeId: "p1" }]);
     expect(acks(m.handle(offer("s1")))).toHaveLength(1);

@@ -9,6 +9,10 @@
  * - one probe operation in flight; asking again while one is in flight returns the same probe;
  * - exactly one `stream_resume_ack` per socket per stream id, even though the server offers a live stream
  *   twice (once on connect, once in answer to the probe; #1733);
+ * - no probe goes out while a stream this socket ACKed is live: the server would answer with that stream and
+ *   stop sending it to this socket until a second ACK (docs/protocol.md#probe-after-ack). A `resume` is
+ *   answered with that stream at once; a probe that waits for a continuation or a stale stream goes out
+ *   when it ends;
  * - a probe is re-sent with the same id after a real close→open edge (#1914); a first open is not a reconnect;
  * - only a correlated `resume_none` with `reason: "idle"` tears down streams (#1963);
  * - every `cf_agent_use_chat_response` is routed: accepted for a known stream, accepted as an observed stream
@@ -89,7 +93,8 @@ export class ResumeMachine {
   private epoch = 0;
   private closedSinceOpen = false;
   private acked = new Set<string>();
-  private probe: { id: string; sentOn: number } | undefined;
+  /** The probe: asked by this client; `sent` once its frame went out (one is held while an ACKed stream is live). */
+  private probe: { id: string; sent: boolean } | undefined;
   /** Whether the socket is open: a request made while it is not goes out on the next one. */
   private socketOpen = false;
   private readonly streams = new Map<string, ActiveStream>();
@@ -167,7 +172,7 @@ export class ResumeMachine {
         this.acked = new Set();
         return [];
       case "resume":
-        return this.startProbe();
+        return this.startProbe("ask");
       case "local-request":
         this.ended.delete(input.id);
         // A new turn from this client: a continuation it still waited for is no longer its to wait for (if
@@ -179,8 +184,10 @@ export class ResumeMachine {
         return [{ type: "stream-started", streamId: input.id, origin: "local" }];
       case "expect-continuation":
         this.expectingContinuation = true;
-        if (this.probe) this.continuationAfterProbe = this.probe.id;
-        return this.startProbe();
+        // Only a probe that has gone out can be answered before the continuation existed (a held one is sent
+        // later, after it).
+        if (this.probe?.sent) this.continuationAfterProbe = this.probe.id;
+        return this.startProbe("wait");
       case "stop":
         // The continuation is no longer awaited (upstream clears `isToolContinuation` on stop); its stream, if
         // it has started, is cancelled with the others below.
@@ -200,6 +207,7 @@ export class ResumeMachine {
         this.streams.clear();
         this.expectingContinuation = false;
         this.continuationId = undefined;
+        out.push(...this.sendHeldProbe());
         return out;
       }
       case "timeout":
@@ -255,30 +263,56 @@ export class ResumeMachine {
     for (const s of this.streams.values()) if (s.epoch === -1) s.epoch = this.epoch;
     if (!this.closedSinceOpen) return [];
     this.closedSinceOpen = false;
-    if (this.probe) {
-      // The probe went out on a socket that is gone: ask again on this one, with the same id.
-      this.probe.sentOn = this.epoch;
-      return [
-        { type: "send", frame: { type: "cf_agent_stream_resume_request", probeId: this.probe.id } },
-        { type: "arm-timer", probeId: this.probe.id, ms: RESUME_PROBE_TIMEOUT_MS },
-      ];
-    }
-    return this.resumeEnabled || this.isToolContinuation || this.streams.size > 0 ? this.startProbe() : [];
+    // The probe went out on a socket that is gone (or was held on it): ask again on this one, with the same
+    // id. A new socket has ACKed nothing yet, so nothing holds it back.
+    if (this.probe) return this.sendProbe();
+    return this.resumeEnabled || this.isToolContinuation || this.streams.size > 0
+      ? this.startProbe("ask")
+      : [];
   }
 
-  private startProbe(): ResumeCommand[] {
+  /**
+   * Starts the probe. While a stream this socket ACKed is live, the server answers a probe with that stream
+   * and puts this socket back in its waiting set: it sends it no live chunk of that stream until a second
+   * ACK, which this client never sends (one ACK per socket per stream), so the stream would stop here mid-way
+   * (docs/protocol.md#probe-after-ack). Then the answer is known: `ask` (mount, `resumeStream()`) settles
+   * with that stream at once, as the server's offer would; `wait` (a continuation, a stale stream) holds the
+   * probe until that stream ends, since only then can the server say something new.
+   */
+  private startProbe(kind: "ask" | "wait"): ResumeCommand[] {
     if (this.probe) return [];
-    const id = this.createId();
-    this.probe = { id, sentOn: this.epoch };
+    this.probe = { id: this.createId(), sent: false };
+    const live = this.ackedLiveStream();
+    if (live === undefined) return this.sendProbe();
+    return kind === "ask" ? this.settle("stream", live) : [];
+  }
+
+  private sendProbe(): ResumeCommand[] {
+    const probe = this.probe;
+    if (!probe) return [];
+    probe.sent = true;
     return [
-      { type: "send", frame: { type: "cf_agent_stream_resume_request", probeId: id } },
-      { type: "arm-timer", probeId: id, ms: RESUME_PROBE_TIMEOUT_MS },
+      { type: "send", frame: { type: "cf_agent_stream_resume_request", probeId: probe.id } },
+      { type: "arm-timer", probeId: probe.id, ms: RESUME_PROBE_TIMEOUT_MS },
     ];
   }
 
   /** The probe in flight went out before the continuation was expected (see `continuationAfterProbe`). */
   private answerPredatesContinuation(): boolean {
     return this.probe !== undefined && this.continuationAfterProbe === this.probe.id;
+  }
+
+  /** Sends a held probe once no stream this socket ACKed is live. */
+  private sendHeldProbe(): ResumeCommand[] {
+    if (!this.probe || this.probe.sent || this.ackedLiveStream() !== undefined) return [];
+    return this.sendProbe();
+  }
+
+  /** The latest live stream this socket ACKed, if any. */
+  private ackedLiveStream(): string | undefined {
+    let live: string | undefined;
+    for (const id of this.acked) if (this.streams.has(id)) live = id;
+    return live;
   }
 
   private settle(outcome: "stream" | "none" | "timeout", streamId?: string): ResumeCommand[] {
@@ -292,7 +326,8 @@ export class ResumeMachine {
     if (this.continuationAfterProbe === id) {
       this.continuationAfterProbe = undefined;
       // Still waited for (the answer was not an offer of it): now ask for the continuation itself.
-      if (this.expectingContinuation && this.continuationId === undefined) out.push(...this.startProbe());
+      if (this.expectingContinuation && this.continuationId === undefined)
+        out.push(...this.startProbe("wait"));
     }
     return out;
   }
@@ -322,7 +357,8 @@ export class ResumeMachine {
         return out;
       }
       case "cf_agent_stream_pending":
-        if (!this.probe || (frame.probeId !== undefined && frame.probeId !== this.probe.id)) return [];
+        // A held probe has no timer to stretch: it is armed when the probe goes out.
+        if (!this.probe?.sent || (frame.probeId !== undefined && frame.probeId !== this.probe.id)) return [];
         return [
           { type: "cancel-timer", probeId: this.probe.id },
           { type: "arm-timer", probeId: this.probe.id, ms: RESUME_PENDING_TIMEOUT_MS },
@@ -375,7 +411,8 @@ export class ResumeMachine {
     // reconnect's probe was answered with the stream that just ended, so ask again: the server answers idle
     // (ending it), or offers it, or says it is queued.
     const stale = [...this.streams.values()].some((s) => s.epoch !== this.epoch && s.epoch !== -1);
-    if (reason !== "idle" && stale) out.push(...this.startProbe());
+    if (reason !== "idle" && stale) out.push(...this.startProbe("wait"));
+    out.push(...this.sendHeldProbe());
     return out;
   }
 }
