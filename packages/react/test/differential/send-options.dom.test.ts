@@ -49,8 +49,11 @@ const turn =
   };
 
 /** The request the hook sent for the action (its parsed body), for the assertions that name the rule. */
-const sentBody = (d: Driver) =>
-  (d.sentOf("cf_agent_use_chat_request").at(-1)?.init as { body: Record<string, unknown> }).body;
+const sentBody = (d: Driver) => {
+  const f = d.sentOf("cf_agent_use_chat_request").at(-1);
+  if (!f) throw new Error(`${d.side}: no chat request sent`);
+  return (f.init as { body: Record<string, unknown> }).body;
+};
 const roles = (d: Driver) => (sentBody(d).messages as UIMessage[]).map((m) => `${m.role}:${m.id}`);
 
 async function same(script: Script) {
