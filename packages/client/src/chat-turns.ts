@@ -100,7 +100,8 @@ export class ChatTurns<M extends UIMessage = UIMessage> {
 
   /**
    * `sendMessage({ messageId })`: the user message with that id is replaced by `m`, everything after it goes,
-   * and the transcript is sent as a new turn. The server stores the shorter list (docs/protocol.md#edits).
+   * and the transcript is sent as a new turn. AIChatAgent stores the shorter list; Think rewrites the message in
+   * place and keeps what followed (docs/protocol.md#edits); the next transcript it sends shows that.
    */
   private async edit(messageId: string, m: M, options: ChatRequestOptions) {
     const { c } = this;
@@ -209,7 +210,7 @@ export class ChatTurns<M extends UIMessage = UIMessage> {
           ).body,
         );
       // The per-request body wins; its `headers` and `metadata` have no place on the socket, and the official
-      // transport drops them too (docs/protocol.md#chat-request).
+      // transport drops them too (docs/protocol.md#edits).
       const payload = { messages, trigger, ...extra, ...perCall.body };
       // Only now a stream: a body or prepare callback that fails must not leave one waiting forever.
       if (c.localRequest !== id || c.disposed || c.stopped.has(id)) {

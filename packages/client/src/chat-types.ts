@@ -88,7 +88,7 @@ export interface ChatSnapshot<M extends UIMessage = UIMessage> {
  * What `sendMessage` takes, as the AI SDK's `Chat.sendMessage`: text and/or files (a `FileList`, read as data
  * URLs, or file parts), or a whole message (`id` and `role` optional: a new id, the user's role). `metadata`
  * goes on the user message. `messageId` edits: the user message with that id is replaced and everything after
- * it is dropped before the request goes out.
+ * it is dropped before the request goes out (what each host then stores: docs/protocol.md#edits).
  */
 export type SendMessageInput<M extends UIMessage = UIMessage> =
   | (CreateUIMessage<M> & { text?: never; files?: never; messageId?: string })
@@ -105,7 +105,7 @@ export type SendMessageInput<M extends UIMessage = UIMessage> =
  * Per-request options of `sendMessage` and `regenerate` (AI SDK `ChatRequestOptions`). `body` is merged over
  * the chat's `body` and what `prepareSendMessagesRequest` returned. `headers` and `metadata` are accepted and
  * not sent: the request travels on the agent's socket, which has no headers, and the official transport drops
- * both too (docs/protocol.md#chat-request).
+ * both too (docs/protocol.md#edits).
  */
 export interface ChatRequestOptions {
   /** Extra fields of this request's body. */
