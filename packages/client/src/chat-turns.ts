@@ -108,7 +108,7 @@ export class ChatTurns<M extends UIMessage = UIMessage> {
     this.clearQueueForHistoryChange();
     const i = c.list.messages.findIndex((x) => x.id === messageId);
     const target = c.list.messages[i];
-    if (!target || target.role !== "user") {
+    if (target?.role !== "user") {
       const why = target ? "is not a user message" : "not found";
       // The AI SDK's words (it throws them as an InvalidArgumentError).
       c.fail(new Error(`${INVALID}message.messageId: message with id ${messageId} ${why}`));
