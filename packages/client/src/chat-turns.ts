@@ -18,7 +18,7 @@ const INVALID = "Invalid argument for parameter ";
  * The file parts of `sendMessage({ files })`, as the AI SDK makes them: file parts as they are, a `FileList`
  * read into data URLs (name and media type kept), nothing for no files. Rejects where there is no `FileList`.
  */
-export async function filePartsOf(files: FileList | FileUIPart[] | undefined): Promise<FileUIPart[]> {
+async function filePartsOf(files: FileList | FileUIPart[] | undefined): Promise<FileUIPart[]> {
   if (files == null) return [];
   if (Array.isArray(files)) return files;
   if (typeof FileList === "undefined" || !(files instanceof FileList))
