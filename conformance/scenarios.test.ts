@@ -682,6 +682,72 @@ for (const target of targets) {
           later.close();
         });
 
+      it("sendMessage files and metadata are stored; an edit by messageId and a regenerate by messageId", {
+        timeout: 240_000,
+      }, async () => {
+        const t = tab(target, host, room("send-options"));
+        const dot = {
+          type: "file",
+          mediaType: "image/png",
+          filename: "dot.png",
+          url: "data:image/png;base64,iVBORw0KGgo=",
+        } as const;
+        const texts = (ms: readonly UIMessage[]) => ms.map((m) => `${m.role}:${textOf(m)}`);
+        const ids = (ms: readonly UIMessage[]) => ms.map((m) => m.id);
+        const turnEnded = async (what: string, n: number) => {
+          await settled(t, what, () => t.doneFrames() >= n);
+          await expectServerCopy(t);
+        };
+        const FALLBACK = /^Try one of these words/;
+        await t.chat.sendMessage({ text: "hello", files: [dot], metadata: { lang: "pt" } });
+        await turnEnded("first reply", 1);
+        let stored = await persisted(t);
+        expect(stored[0]?.parts).toEqual([dot, { type: "text", text: "hello" }]);
+        expect(stored[0]?.metadata).toMatchObject({ lang: "pt" });
+        expect(ids(t.messages())).toEqual(ids(stored));
+
+        await t.chat.sendMessage({ text: "tell me something" });
+        await turnEnded("second reply", 2);
+        const [first] = t.messages() as UIMessage[];
+
+        // The edit: the first user message takes the new text. AIChatAgent stores the shorter list (what followed
+        // goes) and answers it; Think rewrites the message in place, keeps what followed and answers at the end
+        // (docs/protocol.md#edits). Either way the tab ends with what the server stored.
+        await t.chat.sendMessage({ text: "something else", messageId: first?.id });
+        await turnEnded("reply to the edit", 3);
+        stored = await persisted(t);
+        const shape = texts(stored).map((x) => x.replace(/^(assistant:).*$/, "$1…"));
+        if (host === "ai-chat") expect(shape).toEqual(["user:something else", "assistant:…"]);
+        else
+          expect(shape).toEqual([
+            "user:something else",
+            "assistant:…",
+            "user:tell me something",
+            "assistant:…",
+            "assistant:…",
+          ]);
+        expect(stored[0]?.id).toBe(first?.id);
+        expect(textOf(stored.at(-1))).toMatch(FALLBACK);
+        expect(ids(t.messages())).toEqual(ids(stored));
+
+        await t.chat.sendMessage({ text: "hello" });
+        await turnEnded("reply after the edit", 4);
+        const [edited, answer] = t.messages() as UIMessage[];
+
+        // The regenerate: the first answer is asked for again; everything after it goes (on Think the earlier
+        // answer stays as a sibling branch).
+        await t.chat.regenerate({ messageId: answer?.id });
+        await turnEnded("the regenerated answer", 5);
+        stored = await persisted(t);
+        expect(stored.map((m) => m.role)).toEqual(["user", "assistant"]);
+        expect(stored[0]?.id).toBe(edited?.id);
+        expect(stored[1]?.id).not.toBe(answer?.id);
+        expect(textOf(stored[1])).toMatch(FALLBACK);
+        expect(ids(t.messages())).toEqual(ids(stored));
+        expect(t.errors).toEqual([]);
+        t.close();
+      });
+
       // Issue #6's real-server subset of the fault suites: the socket dropped at a seeded frame of a long
       // stream, of an approval continuation and of a child run, and a page refresh mid-run. The seeds differ per
       // host; `RUNBOARD_REAL_FAULT_RUNS` raises the count (default 2 per kind).

@@ -9,7 +9,7 @@ import type { UIMessage } from "ai";
 import * as ids from "./ids.ts";
 import type { MockAgentDefinition } from "./script.ts";
 import { keepBranch } from "./think-session.ts";
-import { reconcile, truncateAfterLastUser } from "./transcript-edits.ts";
+import { reconcile, sameContent, truncateAfter } from "./transcript-edits.ts";
 
 /** The host a mock agent imitates. */
 export type HostName = MockAgentDefinition["host"];
@@ -119,16 +119,23 @@ const think: HostFlavour = {
   ],
   acceptsClientMessages: false,
   persistRequest(transcript, incoming, trigger) {
-    // Think owns its transcript: it appends the new user messages, stamped with their channel.
-    // Think keeps the regenerated answer as a sibling branch (docs/protocol.md#branches).
-    if (trigger === "regenerate-message") {
-      keepBranch(transcript);
-      truncateAfterLastUser(transcript);
-    }
-    const known = new Set(transcript.messages.map((m) => m.id));
+    // Think owns its transcript (docs/protocol.md#edits): it appends the new user messages, stamped with their
+    // channel, and rewrites in place a known one whose content changed (an edit), keeping its channel and what
+    // followed it.
+    const known = new Map(transcript.messages.map((m) => [m.id, m]));
     for (const m of incoming) {
-      if (known.has(m.id) || m.role !== "user") continue;
-      transcript.upsert({ ...m, metadata: { ...(m.metadata as object), channel: "web" } });
+      if (m.role !== "user") continue;
+      const prior = known.get(m.id);
+      if (prior && sameContent(prior, m)) continue;
+      const channel = prior ? (prior.metadata as { channel?: unknown } | undefined)?.channel : "web";
+      transcript.upsert({ ...m, metadata: { ...(m.metadata as object), channel } });
+    }
+    // A regenerate branches from the request's last message: the answer after it stays as a sibling
+    // (docs/protocol.md#branches) and the active path ends there, before the new answer.
+    const parent = incoming.at(-1)?.id;
+    if (trigger === "regenerate-message" && parent !== undefined) {
+      keepBranch(transcript, parent);
+      truncateAfter(transcript, parent);
     }
     return [{ type: "cf_agent_chat_messages", messages: [...transcript.messages] }];
   },

@@ -11,11 +11,10 @@ import type { Step } from "./script.ts";
 
 const siblings = new WeakMap<MessageList, Map<string, UIMessage[]>>();
 
-/** Before Think's regenerate truncates: keeps the answer after the last user message as a sibling. */
-export function keepBranch(transcript: MessageList): void {
+/** Before Think's regenerate truncates: keeps the answer after `parentId` (the message it branches from) as a sibling. */
+export function keepBranch(transcript: MessageList, parentId: string): void {
   const ms = transcript.messages;
-  let i = ms.length - 1;
-  while (i >= 0 && ms[i]?.role !== "user") i--;
+  const i = ms.findIndex((m) => m.id === parentId);
   const user = ms[i];
   const answer = ms[i + 1];
   if (!user || answer?.role !== "assistant") return;

@@ -1,6 +1,7 @@
 /**
  * Reads and edits of an instance's persisted transcript that more than one role needs: what a request's
- * messages say, the AIChatAgent reconciler, regenerate's truncation, and rewriting one tool part.
+ * messages say, the AIChatAgent reconciler, Think's edits and regenerate's truncation, and rewriting one tool
+ * part.
  */
 import type { MessageList } from "@runboard/protocol";
 import type { UIMessage } from "ai";
@@ -32,12 +33,19 @@ export function reconcile(server: readonly UIMessage[], incoming: readonly UIMes
   return incoming.map((m) => (m.role === "assistant" ? (byId.get(m.id) ?? m) : m));
 }
 
-/** Drops everything after the last user message (Think's regenerate). */
-export function truncateAfterLastUser(transcript: MessageList): void {
-  const ms = transcript.messages;
-  let i = ms.length - 1;
-  while (i >= 0 && ms[i]?.role !== "user") i--;
-  transcript.truncate(i + 1);
+/** Drops everything after the message `id` (Think's regenerate branches from it); nothing if it is unknown. */
+export function truncateAfter(transcript: MessageList, id: string): void {
+  const i = transcript.messages.findIndex((m) => m.id === id);
+  if (i >= 0) transcript.truncate(i + 1);
+}
+
+/** Same parts and metadata, the server-owned `channel` aside: Think skips such a message (no edit). */
+export function sameContent(a: UIMessage, b: UIMessage): boolean {
+  const of = (m: UIMessage) => {
+    const { channel: _c, ...metadata } = (m.metadata ?? {}) as Record<string, unknown>;
+    return JSON.stringify([m.parts, metadata]);
+  };
+  return of(a) === of(b);
 }
 
 /**

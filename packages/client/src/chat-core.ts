@@ -16,7 +16,7 @@ import { createStore, type StoreApi } from "zustand/vanilla";
 import { AnswersInFlight } from "./answers-in-flight.ts";
 import { ChatQueue } from "./chat-queue.ts";
 import { snapshotOf } from "./chat-status.ts";
-import type { ChatSessionOptions, ChatSnapshot } from "./chat-types.ts";
+import type { ChatRequestOptions, ChatSessionOptions, ChatSnapshot } from "./chat-types.ts";
 import { coalesce, type Notifier } from "./notify.ts";
 
 /** A random id of `n` URL-safe characters. */
@@ -42,7 +42,8 @@ export interface ChatSides<M extends UIMessage> {
   turns: {
     request(
       trigger: "submit-message" | "regenerate-message",
-      perCall?: Record<string, unknown>,
+      perCall?: ChatRequestOptions,
+      messageId?: string,
     ): Promise<void>;
     autoSend(): Promise<void>;
     afterResponse(): Promise<void>;

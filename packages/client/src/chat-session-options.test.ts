@@ -112,6 +112,16 @@ describe("ChatSession options", () => {
     s.close();
   });
 
+  it("files that are no file parts where there is no FileList (Node): onError, and nothing is sent", async () => {
+    const errors: Error[] = [];
+    const s = open({ onError: (e) => errors.push(e) });
+    await s.chat.sendMessage({ files: { length: 0 } as unknown as FileList });
+    expect(errors.map((e) => e.message)).toEqual(["FileList is not supported in the current environment"]);
+    expect(s.requests()).toBe(0);
+    expect(s.chat.getSnapshot().messages).toEqual([]);
+    s.close();
+  });
+
   it("setMessages syncs to the server unless syncMessagesToServer is false", async () => {
     const s = open();
     await s.chat.sendMessage({ text: "keep" });

@@ -16,8 +16,10 @@ import { ChatTurns } from "./chat-turns.ts";
 import type {
   AddToolOutputOptions,
   ChatAgentLike,
+  ChatRequestOptions,
   ChatSessionOptions,
   ChatSnapshot,
+  SendMessageInput,
   TranscriptResult,
 } from "./chat-types.ts";
 
@@ -25,9 +27,11 @@ export { agentBaseUrl, chatThreadKey, isAddressPending } from "./chat-transcript
 export type {
   AddToolOutputOptions,
   ChatAgentLike,
+  ChatRequestOptions,
   ChatSessionOptions,
   ChatSnapshot,
   ChatStatus,
+  SendMessageInput,
   ToolCallInfo,
   TranscriptResult,
 } from "./chat-types.ts";
@@ -199,11 +203,15 @@ export class ChatSession<M extends UIMessage = UIMessage> {
 
   // ───────────────────────────── actions ─────────────────────────────
 
-  /** Sends a user message (text or a full message) and starts a turn. */
-  sendMessage(
-    message: { text: string } | M,
-    options: { body?: Record<string, unknown> } = {},
-  ): Promise<void> {
+  /**
+   * Sends a user message and starts a turn, as the AI SDK's `sendMessage`: `{ text, files?, metadata? }`
+   * (files as a `FileList`, read into data URLs, or as file parts, placed before the text), or a whole message
+   * (a missing `id` is generated, a missing `role` is the user's). With `messageId` it edits: that user message
+   * is replaced and everything after it dropped. Without a message it sends the transcript as it is. `options`
+   * are the request's (`body` reaches the server). Resolves once the request is sent; problems (an unknown
+   * `messageId`, an unreadable file) go to `onError`.
+   */
+  sendMessage(message?: SendMessageInput<M>, options: ChatRequestOptions = {}): Promise<void> {
     return this.turns.sendMessage(message, options);
   }
 
@@ -223,18 +231,14 @@ export class ChatSession<M extends UIMessage = UIMessage> {
   }
 
   /**
-   * Asks for the last assistant message again. On Think the earlier answer stays as a sibling: with
-   * `getBranches`, the user message's answers are read again when this turn ends (`branches`).
+   * Asks for an answer again, as the AI SDK's `regenerate`: the assistant message `messageId` (default: the last
+   * message) and everything after it are dropped, and the transcript before it is sent as a regenerate; a user
+   * message named stays and is answered again. An unknown id goes to `onError`. On Think the earlier answer
+   * stays as a sibling: with `getBranches`, the user message's answers are read again when this turn ends
+   * (`branches`).
    */
-  regenerate(options: { body?: Record<string, unknown> } = {}): Promise<void> {
-    const ms = this.core.list.messages;
-    let i = ms.length - 1;
-    while (i >= 0 && ms[i]?.role !== "user") i--;
-    const user = ms[i]?.id;
-    const sent = this.turns.regenerate(options);
-    // `request` names its id before its first await.
-    this.branches.regenerated(this.core.localRequest, user);
-    return sent;
+  regenerate(options: { messageId?: string } & ChatRequestOptions = {}): Promise<void> {
+    return this.turns.regenerate(options, (user) => this.branches.regenerated(this.core.localRequest, user));
   }
 
   /**

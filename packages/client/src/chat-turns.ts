@@ -5,11 +5,37 @@
  * `sendAutomaticallyWhen`).
  */
 import { encodeChatClear, encodeChatMessages, encodeChatRequest } from "@runboard/protocol";
-import type { UIMessage } from "ai";
+import type { FileUIPart, UIMessage } from "ai";
 import { type ChatCore, nanoid } from "./chat-core.ts";
 import { isBusy, isRequesting } from "./chat-status.ts";
-import type { ChatAgentLike } from "./chat-types.ts";
+import type { ChatAgentLike, ChatRequestOptions, SendMessageInput } from "./chat-types.ts";
 import { extractClientToolSchemas } from "./client-tools.ts";
+
+type Trigger = "submit-message" | "regenerate-message";
+const INVALID = "Invalid argument for parameter ";
+
+/**
+ * The file parts of `sendMessage({ files })`, as the AI SDK makes them: file parts as they are, a `FileList`
+ * read into data URLs (name and media type kept), nothing for no files. Rejects where there is no `FileList`.
+ */
+async function filePartsOf(files: FileList | FileUIPart[] | undefined): Promise<FileUIPart[]> {
+  if (files == null) return [];
+  if (Array.isArray(files)) return files;
+  if (typeof FileList === "undefined" || !(files instanceof FileList))
+    throw new Error("FileList is not supported in the current environment");
+  return Promise.all(
+    Array.from(files).map(
+      (file) =>
+        new Promise<FileUIPart>((resolve, reject) => {
+          const reader = new FileReader();
+          reader.onload = () =>
+            resolve({ type: "file", mediaType: file.type, filename: file.name, url: String(reader.result) });
+          reader.onerror = () => reject(reader.error ?? new Error(`could not read ${file.name}`));
+          reader.readAsDataURL(file);
+        }),
+    ),
+  );
+}
 
 /** The connection id (`_pk`) of our `AgentClient` (`id`) or of the official object (`_pk`). */
 function connectionIdOf(agent: ChatAgentLike): string | undefined {
@@ -23,25 +49,81 @@ export class ChatTurns<M extends UIMessage = UIMessage> {
   constructor(private readonly c: ChatCore<M>) {}
 
   /** See `ChatSession.sendMessage`. */
-  async sendMessage(
-    message: { text: string } | M,
-    options: { body?: Record<string, unknown> } = {},
-  ): Promise<void> {
+  async sendMessage(message?: SendMessageInput<M>, options: ChatRequestOptions = {}): Promise<void> {
     const { c } = this;
-    const id = c.options.generateId?.() ?? `user-${nanoid(10)}`;
-    const m = (
-      "role" in message ? message : { id, role: "user", parts: [{ type: "text", text: message.text }] }
-    ) as M;
+    // As the AI SDK: no message sends the transcript as it is (what follows an approval, say).
+    if (message == null) {
+      // `messageId` for `prepareSendMessagesRequest`: the answer holding a decided approval, else the last one.
+      const ms = c.list.messages;
+      let i = ms.length - 1;
+      while (i >= 0) {
+        const m = ms[i];
+        if (m?.role === "assistant" && m.parts.some((p) => "state" in p && p.state === "approval-responded"))
+          break;
+        i--;
+      }
+      await this.request("submit-message", options, (ms[i] ?? ms.at(-1))?.id);
+      return;
+    }
+    let draft: Partial<M>;
+    if ("text" in message || "files" in message) {
+      let files: FileUIPart[];
+      try {
+        files = await filePartsOf(message.files);
+      } catch (e) {
+        c.fail(e instanceof Error ? e : new Error(String(e)));
+        return;
+      }
+      if (c.disposed) return;
+      const text = "text" in message && message.text != null ? [{ type: "text", text: message.text }] : [];
+      draft = { parts: [...files, ...text] } as Partial<M>;
+    } else draft = message as Partial<M>;
+    const { messageId } = message;
+    const made = { ...draft, role: draft.role ?? "user", metadata: message.metadata };
+    if (messageId != null) {
+      // An edit keeps the id it replaces (unless the new message brings its own), as the AI SDK's.
+      await this.edit(messageId, { ...made, id: draft.id ?? messageId } as M, options);
+      return;
+    }
+    const m = { ...made, id: draft.id ?? c.options.generateId?.() ?? `user-${nanoid(10)}` } as M;
     if (c.options.experimental_queue) {
       if (isBusy(c)) {
-        c.queue.add(m);
+        c.queue.add(m, options);
         c.changed();
         return;
       }
       c.queue.resume();
     }
     c.list.upsert(m);
-    await this.request("submit-message", options.body);
+    await this.request("submit-message", options);
+  }
+
+  /**
+   * `sendMessage({ messageId })`: the user message with that id is replaced by `m`, everything after it goes,
+   * and the transcript is sent as a new turn. AIChatAgent stores the shorter list; Think rewrites the message in
+   * place and keeps what followed (docs/protocol.md#edits); the next transcript it sends shows that.
+   */
+  private async edit(messageId: string, m: M, options: ChatRequestOptions) {
+    const { c } = this;
+    this.clearQueueForHistoryChange();
+    const i = c.list.messages.findIndex((x) => x.id === messageId);
+    const target = c.list.messages[i];
+    if (target?.role !== "user") {
+      const why = target ? "is not a user message" : "not found";
+      // The AI SDK's words (it throws them as an InvalidArgumentError).
+      c.fail(new Error(`${INVALID}message.messageId: message with id ${messageId} ${why}`));
+      return;
+    }
+    c.list.truncate(i);
+    c.list.upsert(m);
+    await this.request("submit-message", options, messageId);
+  }
+
+  /** Editing or regenerating drops the queued messages; with `experimental_queue` a running turn stops. */
+  private clearQueueForHistoryChange() {
+    const { c } = this;
+    if (c.options.experimental_queue && isRequesting(c)) this.stop();
+    c.queue.clear();
   }
 
   /** See `ChatSession.experimental_removeQueuedMessage`. */
@@ -56,8 +138,8 @@ export class ChatTurns<M extends UIMessage = UIMessage> {
     if (!m) return;
     if (isRequesting(c)) this.stop();
     c.queue.resume();
-    c.list.upsert(m);
-    await this.request("submit-message");
+    c.list.upsert(m.message);
+    await this.request("submit-message", m.options);
   }
 
   /** See `ChatSession.clearError`. */
@@ -69,22 +151,37 @@ export class ChatTurns<M extends UIMessage = UIMessage> {
     c.changed();
   }
 
-  /** See `ChatSession.regenerate`. */
-  async regenerate(options: { body?: Record<string, unknown> } = {}): Promise<void> {
+  /**
+   * See `ChatSession.regenerate`. As the AI SDK: the message named (the last one without `messageId`) goes if it
+   * is an answer, and stays, to be answered again, if it is the user's; everything after it goes. `sent` is
+   * told, once the request has its id, which user message's answer is asked for again.
+   */
+  async regenerate(
+    { messageId, ...options }: { messageId?: string } & ChatRequestOptions = {},
+    sent?: (userMessageId: string | undefined) => void,
+  ): Promise<void> {
     const { c } = this;
+    this.clearQueueForHistoryChange();
     const ms = c.list.messages;
-    let i = ms.length - 1;
-    while (i >= 0 && ms[i]?.role !== "user") i--;
-    c.queue.clear();
-    c.list.truncate(i + 1);
-    await this.request("regenerate-message", options.body);
+    const i = messageId == null ? ms.length - 1 : ms.findIndex((m) => m.id === messageId);
+    const target = ms[i];
+    if (!target) {
+      c.fail(new Error(`${INVALID}messageId: message ${messageId} not found`));
+      return;
+    }
+    const keep = target.role === "assistant" ? i : i + 1;
+    let u = keep - 1;
+    while (u >= 0 && ms[u]?.role !== "user") u--;
+    const user = ms[u]?.id;
+    c.list.truncate(keep);
+    const request = this.request("regenerate-message", options, messageId);
+    // `request` names its id before its first await.
+    sent?.(user);
+    await request;
   }
 
   /** Sends the transcript as a new chat request. */
-  async request(
-    trigger: "submit-message" | "regenerate-message",
-    perCall?: Record<string, unknown>,
-  ): Promise<void> {
+  async request(trigger: Trigger, perCall: ChatRequestOptions = {}, messageId?: string): Promise<void> {
     const { c } = this;
     const id = nanoid(8);
     c.error = undefined;
@@ -107,11 +204,14 @@ export class ChatTurns<M extends UIMessage = UIMessage> {
               id: connectionIdOf(c.options.agent) ?? id,
               messages,
               trigger,
+              messageId,
               body: extra,
             })
           ).body,
         );
-      const payload = { messages, trigger, ...extra, ...perCall };
+      // The per-request body wins; its `headers` and `metadata` have no place on the socket, and the official
+      // transport drops them too (docs/protocol.md#edits).
+      const payload = { messages, trigger, ...extra, ...perCall.body };
       // Only now a stream: a body or prepare callback that fails must not leave one waiting forever.
       if (c.localRequest !== id || c.disposed || c.stopped.has(id)) {
         c.stopped.delete(id);
@@ -165,8 +265,8 @@ export class ChatTurns<M extends UIMessage = UIMessage> {
     if (c.disposed || isBusy(c)) return;
     const next = c.queue.next();
     if (next) {
-      c.list.upsert(next);
-      await this.request("submit-message");
+      c.list.upsert(next.message);
+      await this.request("submit-message", next.options);
       return;
     }
     await this.autoSend();

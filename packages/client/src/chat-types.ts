@@ -3,7 +3,7 @@
  * socket-like object it talks through.
  */
 import type { CompactionSummary, MessageBranch, SessionStatus } from "@runboard/protocol";
-import type { UIMessage } from "ai";
+import type { CreateUIMessage, FileUIPart, UIMessage } from "ai";
 import type { ChatSchemas } from "./chat-schemas.ts";
 import type { ClientTool } from "./client-tools.ts";
 
@@ -82,6 +82,38 @@ export interface ChatSnapshot<M extends UIMessage = UIMessage> {
   branches: ReadonlyMap<string, MessageBranch>;
   /** Messages waiting to be sent (`experimental_queue`), in sending order. */
   experimental_queuedMessages: readonly M[];
+}
+
+/**
+ * What `sendMessage` takes, as the AI SDK's `Chat.sendMessage`: text and/or files (a `FileList`, read as data
+ * URLs, or file parts), or a whole message (`id` and `role` optional: a new id, the user's role). `metadata`
+ * goes on the user message. `messageId` edits: the user message with that id is replaced and everything after
+ * it is dropped before the request goes out (what each host then stores: docs/protocol.md#edits).
+ */
+export type SendMessageInput<M extends UIMessage = UIMessage> =
+  | (CreateUIMessage<M> & { text?: never; files?: never; messageId?: string })
+  | {
+      text: string;
+      files?: FileList | FileUIPart[];
+      metadata?: M["metadata"];
+      parts?: never;
+      messageId?: string;
+    }
+  | { files: FileList | FileUIPart[]; metadata?: M["metadata"]; parts?: never; messageId?: string };
+
+/**
+ * Per-request options of `sendMessage` and `regenerate` (AI SDK `ChatRequestOptions`). `body` is merged over
+ * the chat's `body` and what `prepareSendMessagesRequest` returned. `headers` and `metadata` are accepted and
+ * not sent: the request travels on the agent's socket, which has no headers, and the official transport drops
+ * both too (docs/protocol.md#edits).
+ */
+export interface ChatRequestOptions {
+  /** Extra fields of this request's body. */
+  body?: object;
+  /** Accepted for compatibility; a socket frame has no headers. */
+  headers?: Record<string, string> | Headers;
+  /** Accepted for compatibility; request metadata is not sent on the socket. */
+  metadata?: unknown;
 }
 
 /** A tool call handed to `onToolCall`. */
@@ -182,6 +214,8 @@ export interface ChatSessionOptions<M extends UIMessage = UIMessage> extends Cha
     messages: readonly M[];
     /** A new user turn, or a regenerate. */
     trigger: "submit-message" | "regenerate-message";
+    /** The message an edit replaced or a regenerate started from (`messageId` of the call), as upstream. */
+    messageId: string | undefined;
     /** The body so far (`body` and `clientTools`). */
     body: Record<string, unknown>;
   }) => { body?: Record<string, unknown> } | Promise<{ body?: Record<string, unknown> }>;

@@ -244,8 +244,8 @@ export interface Chat {
   isServerStreaming: boolean;
   isToolContinuation: boolean;
   isRecovering: boolean;
-  sendMessage(m: { text: string }, o?: { body?: Record<string, unknown> }): Promise<void>;
-  regenerate(): Promise<void>;
+  sendMessage(m?: Record<string, unknown>, o?: Record<string, unknown>): Promise<void>;
+  regenerate(o?: Record<string, unknown>): Promise<void>;
   stop(): unknown;
   setMessages(m: UIMessage[] | ((p: UIMessage[]) => UIMessage[])): void;
   clearHistory(): void;

@@ -666,6 +666,8 @@ async function runSession(session: number, frames: number, real: string[][]) {
         break;
       }
       case "regenerate":
+        // On an empty transcript (after a clear) there is nothing to regenerate: the AI SDK's error is reported.
+        allowed.chat.add("Invalid argument for parameter messageId: message undefined not found");
         await act(() => c.regenerate());
         break;
       case "click": {
