@@ -191,7 +191,9 @@ export class Hub {
   /** A text (or binary: `undefined`) frame from a socket. */
   message(conn: MockConnection, raw: string | undefined) {
     const inst = this.where.get(conn);
-    if (!inst) return;
+    // A socket its instance dropped (a restart, a scripted drop) is dead to it, though `ws` may still read
+    // what was on the way while it closes: lost, as a real eviction loses it.
+    if (!inst?.conns.has(conn)) return;
     const parsed = parseClientFrame(raw);
     if (parsed.kind !== "frame") {
       // The reason names the frame type and field only, never the payload, so nothing sensitive is logged.
