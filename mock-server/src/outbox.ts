@@ -4,7 +4,7 @@
  * reading must not grow the server without end: once what waits for it (written, but not taken by the kernel:
  * `bufferedAmount`) passes `maxBufferedBytes`, it is dropped. Many clients that stop reading must not either:
  * once what waits for all of them together passes `maxTotalBufferedBytes`, the ones holding the most are
- * dropped (`OutboxBudget`; mock-server/README.md#slow-clients).
+ * dropped (`OutboxBudget`; mock-server/README.md#limits).
  */
 import type { WebSocket } from "ws";
 

@@ -27,6 +27,9 @@ const allText = (ms: readonly UIMessage[]) =>
     .map((p) => (p as { text: string }).text)
     .join("\n");
 
+/** The mock's stored transcript of the room at `path`. */
+const stored = (path: string) => t.messages(path) as Promise<unknown> as Promise<UIMessage[]>;
+
 /** A chat on the mock with an approval store, asked to pay: resolves once the request is stored. */
 async function askToPay(name: string) {
   const client = new AgentClient({
@@ -38,7 +41,6 @@ async function askToPay(name: string) {
   });
   const chat = new ChatSession({ agent: client, throttleMs: 0 });
   const approvals = new ChatApprovals({ chat, agent: client });
-  const stored = () => t.messages(`/agents/chat-agent/${name}`) as Promise<unknown> as Promise<UIMessage[]>;
   await chat.sendMessage({ text: "please pay ACME 250" });
   await until(
     () => payment(chat.getSnapshot().messages)?.state === "approval-requested",
@@ -50,7 +52,7 @@ async function askToPay(name: string) {
     chat.dispose();
     client.close();
   };
-  return { client, chat, approvals, approvalId, stored, dispose };
+  return { client, chat, approvals, approvalId, stored: () => stored(`/agents/chat-agent/${name}`), dispose };
 }
 
 /** Polls an async condition (the stored transcript) until it holds. */
@@ -105,4 +107,32 @@ it("a decision lost with the restart is sent again once and applied once: the st
   expect(decisions).toHaveLength(2);
   expect(allText(await s.stored()).split("Tool processPayment returned").length - 1).toBe(1);
   s.dispose();
+});
+
+it("a client tool's result sent after a restart settles the stored part and continues the turn", async () => {
+  const name = room("locate-after-restart");
+  const path = `/agents/chat-agent/${name}`;
+  const c = await t.open(path);
+  c.ask("r1", "locate me");
+  const call = await c.chunk("r1", (x) => x.type === "tool-input-available");
+  await c.done("r1");
+  t.server.controller.restart("ChatAgent", name);
+  await c.waitForClose();
+
+  const again = await t.open(path);
+  await again.waitFor((f) => f.type === "cf_agent_mcp_servers");
+  again.send({
+    type: "cf_agent_tool_result",
+    toolCallId: call.toolCallId,
+    toolName: "getLocation",
+    output: { lat: 52.5, lng: 13.4 },
+    autoContinue: true,
+  });
+  await eventually(async () => {
+    const messages = await stored(path);
+    const located = messages
+      .flatMap((m) => m.parts)
+      .find((p) => "toolCallId" in p && p.toolCallId === call.toolCallId);
+    return located?.state === "output-available" && allText(messages).includes("Done.");
+  }, "the tool result stored and the turn continued");
 });
