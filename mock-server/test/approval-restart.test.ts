@@ -131,8 +131,8 @@ it("a client tool's result sent after a restart settles the stored part and cont
   await eventually(async () => {
     const messages = await stored(path);
     const located = messages
-      .flatMap((m) => m.parts)
-      .find((p) => "toolCallId" in p && p.toolCallId === call.toolCallId);
+      .flatMap((m) => m.parts as Array<{ toolCallId?: unknown; state?: unknown }>)
+      .find((p) => p.toolCallId === call.toolCallId);
     return located?.state === "output-available" && allText(messages).includes("Done.");
   }, "the tool result stored and the turn continued");
 });
