@@ -19,8 +19,8 @@ export interface HelixHttpContext {
   corsOrigin(origin: string | undefined): string | undefined;
   /** Whether a request that acts may, from its `Origin` and `Sec-Fetch-Site` (`OriginPolicy.actionAllowed`). */
   actionAllowed(origin: string | undefined, fetchSite: string | undefined): boolean;
-  /** Writes one log line. */
-  log(line: string): void;
+  /** Logs a refused request (rate-limited: a page elsewhere can send them in a loop). */
+  logRefusal(line: string): void;
 }
 
 /** Largest body a child action takes; its message is a line a person typed. */
@@ -105,7 +105,7 @@ function childAction(
   }
   if (!ctx.actionAllowed(origin, one(req.headers["sec-fetch-site"]))) {
     req.resume();
-    ctx.log(
+    ctx.logRefusal(
       `mock-server: refused ${req.method} ${printable(req.url ?? "")} from origin ${printable(origin ?? "(none)")}`,
     );
     return reply(403, { ok: false, error: "Forbidden: this page's origin may not use the mock server" });

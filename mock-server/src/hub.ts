@@ -28,7 +28,8 @@ export interface HubOptions {
   idleInstanceMs?: number;
   /**
    * Log lines about ignored client frames allowed per connection per `perMs`; the rest are counted and
-   * reported in one "suppressed" line. Default 10 per 10 seconds.
+   * reported in one "suppressed" line. The Node server gives the requests it refuses (pages of other origins)
+   * one such budget in all. Default 10 per 10 seconds.
    */
   logLimit?: { lines: number; perMs: number };
 }

@@ -10,6 +10,7 @@ import { connectionId, type MockConnection } from "./connection.ts";
 import type { MockController } from "./controller.ts";
 import { serveHelix } from "./helix-http.ts";
 import { Hub, type HubOptions, printable } from "./hub.ts";
+import { LogLimiter } from "./log-limit.ts";
 import { originPolicy } from "./origins.ts";
 import {
   DEFAULT_MAX_BUFFERED_BYTES,
@@ -98,11 +99,20 @@ export async function createMockAgentServer(options: MockAgentServerOptions): Pr
     perMessageDeflate: false,
   });
 
+  // A page elsewhere can send refused requests in a loop: their lines share one budget (`logLimit`).
+  const refusals = new LogLimiter<"refused">(
+    hub.log,
+    options.logLimit?.lines,
+    options.logLimit?.perMs,
+    Date.now,
+    "refused-request",
+  );
+  const logRefusal = (line: string) => refusals.write("refused", "refused requests", line);
   const helix = {
     delayScale: options.delayScale ?? 1,
     corsOrigin: policy.corsOrigin,
     actionAllowed: policy.actionAllowed,
-    log: hub.log,
+    logRefusal,
   };
   const serve = (req: IncomingMessage, res: ServerResponse) => {
     const path = pathOf(req.url);
@@ -145,7 +155,7 @@ export async function createMockAgentServer(options: MockAgentServerOptions): Pr
     const fetchSite = req.headers["sec-fetch-site"];
     if (!policy.hostAllowed(req.headers.host) || !policy.actionAllowed(req.headers.origin, fetchSite)) {
       const from = `origin ${printable(req.headers.origin ?? "(none)")}, host ${printable(req.headers.host ?? "(none)")}`;
-      hub.log(`mock-server: refused a socket from ${from} (see the allowedOrigins option)`);
+      logRefusal(`mock-server: refused a socket from ${from} (see the allowedOrigins option)`);
       return reject(socket, 403);
     }
     const a = hub.accept(path);

@@ -9,7 +9,12 @@ let open: MockAgentServer;
 const logs: string[] = [];
 const agents = { ChatAgent: { host: "ai-chat" as const } };
 beforeAll(async () => {
-  server = await createMockAgentServer({ agents, log: (l) => logs.push(l) });
+  // Every refusal of this file's tests logged (the default budget is 10 lines per 10 s).
+  server = await createMockAgentServer({
+    agents,
+    log: (l) => logs.push(l),
+    logLimit: { lines: 1000, perMs: 60_000 },
+  });
   open = await createMockAgentServer({ agents, log: () => {}, allowedOrigins: ["http://192.168.1.20:5173"] });
 });
 afterAll(async () => {
@@ -233,5 +238,22 @@ describe("requests that act (the helix POSTs)", () => {
     for (const p of ["/health", "/agents/chat-agent/origins/get-messages", "/live-view/x"])
       for (const method of ["POST", "PUT", "DELETE", "PATCH"])
         expect((await send(server, method, p, json, "{}")).status, `${method} ${p}`).toBe(405);
+  });
+
+  it("logs refusals within the logLimit budget, however many a page sends", async () => {
+    const lines: string[] = [];
+    const quiet = await createMockAgentServer({
+      agents,
+      log: (l) => lines.push(l),
+      logLimit: { lines: 3, perMs: 60_000 },
+    });
+    try {
+      const headers = { origin: "https://evil.example", "content-type": "text/plain" };
+      for (let i = 0; i < 20; i++) expect((await send(quiet, "POST", path, headers, body)).status).toBe(403);
+      for (let i = 0; i < 5; i++) expect(await upgrade(quiet, { origin: "https://evil.example" })).toBe(403);
+      expect(lines.filter((l) => l.includes("refused"))).toHaveLength(3);
+    } finally {
+      await quiet.close();
+    }
   });
 });
