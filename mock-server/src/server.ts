@@ -135,8 +135,8 @@ export async function createMockAgentServer(options: MockAgentServerOptions): Pr
       serve(req, res);
     } catch (e) {
       hub.log(`mock-server: ${req.method} ${printable(req.url ?? "")}: ${printable(String(e))}`);
-      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
-      res.end(res.headersSent ? undefined : "Internal Server Error");
+      if (res.headersSent) res.end();
+      else res.writeHead(500, { "content-type": "text/plain" }).end("Internal Server Error");
     }
   });
 
