@@ -19,6 +19,7 @@ import {
 import { agentTool } from "agents/agent-tools";
 import { convertToModelMessages, isStepCount, streamText, type ToolSet, tool } from "ai";
 import { z } from "zod";
+import { originPolicy } from "../../mock-server/src/origins.ts";
 import { createScriptedModel } from "./model.ts";
 import { type ChildName, childSteps, type Host, hostFallback, hostRules, type Progress } from "./scripts.ts";
 
@@ -658,9 +659,41 @@ export class Planner extends Think<Cloudflare.Env> {
 
 // ---------------------------------------------------------------------------------------------- fetch
 
+/**
+ * Who may reach this Worker: the mock server's policy, loopback only (mock-server/README.md#who-may-reach-the-server).
+ * `npm run dev -- --real` runs it on the developer's machine while they browse, so a page on another site must
+ * not open an agent socket (WebSockets are not bound by CORS), read a transcript, or send anything that acts;
+ * `Host` must name this machine, which stops DNS rebinding. Pages on localhost, 127.0.0.0/8 and [::1] (the
+ * playground, Storybook, the e2e tests) and clients that send no Origin (Node: the conformance tests) pass.
+ */
+const POLICY = originPolicy([], "127.0.0.1");
+
+/** CORS for an allowed page: upstream's `cors: true` headers, with the page's origin instead of `*`. */
+function corsFor(origin: string | undefined): Record<string, string> | false {
+  const allow = POLICY.corsOrigin(origin);
+  if (allow === undefined) return false;
+  return {
+    "Access-Control-Allow-Origin": allow,
+    "Access-Control-Allow-Methods": "GET, POST, HEAD, OPTIONS",
+    "Access-Control-Allow-Headers": "*",
+    "Access-Control-Max-Age": "86400",
+    Vary: "Origin",
+  };
+}
+
+const forbidden = () => new Response("Forbidden", { status: 403, headers: { "content-type": "text/plain" } });
+
 export default {
   async fetch(request: Request, env: Cloudflare.Env): Promise<Response> {
     const url = new URL(request.url);
+    const header = (name: string) => request.headers.get(name) ?? undefined;
+    const origin = header("origin");
+    if (!POLICY.hostAllowed(header("host"))) return forbidden();
+    // Sockets and every method but GET and HEAD act: only allowed pages (or clients without Origin) may.
+    const acts =
+      header("upgrade")?.toLowerCase() === "websocket" ||
+      (request.method !== "GET" && request.method !== "HEAD");
+    if (acts && !POLICY.actionAllowed(origin, header("sec-fetch-site"))) return forbidden();
     if (url.pathname.startsWith("/live-view/")) {
       return liveViewPage(url.pathname) ?? new Response("Not found", { status: 404 });
     }
@@ -670,10 +703,11 @@ export default {
       const name = url.searchParams.get("as") ?? "picked-by-server";
       return (await getAgentByName(env.ChatAgent, name)).fetch(request);
     }
-    // CORS on: the playground (and any front end served from another origin) reads transcripts over HTTP
+    // CORS for allowed pages: the playground (served from another port) reads transcripts over HTTP
     // (`get-messages`), which a browser only allows with these headers. Sockets are not affected.
     return (
-      (await routeAgentRequest(request, env, { cors: true })) ?? new Response("Not found", { status: 404 })
+      (await routeAgentRequest(request, env, { cors: corsFor(origin) })) ??
+      new Response("Not found", { status: 404 })
     );
   },
 };

@@ -103,9 +103,21 @@ export class Continuations {
     this.answered(conn, g, { toolResult: true }, f.autoContinue !== false);
   }
 
-  /** Eviction: open gates are forgotten (their turn is gone). */
-  dropGates() {
-    this.gates.clear();
+  /**
+   * Eviction: the turn that stopped at the gates is gone, but its tool parts are persisted, still asking. The
+   * real runtime applies an answer that reaches it after a restart to the stored part and continues the turn
+   * (docs/protocol.md#duplicate-decisions, "A decision lost with a restart"), so a gate whose part still waits
+   * stays open, with the rest of its script; the others are forgotten.
+   */
+  keepStoredGates() {
+    const waiting = new Set<string>();
+    for (const m of this.c.transcript.messages)
+      for (const p of m.parts) {
+        const t = p as { toolCallId?: unknown; state?: unknown };
+        if (typeof t.toolCallId !== "string") continue;
+        if (t.state === "approval-requested" || t.state === "input-available") waiting.add(t.toolCallId);
+      }
+    for (const id of [...this.gates.keys()]) if (!waiting.has(id)) this.gates.delete(id);
   }
 
   /** The history was cleared: no gate and no continuation of it goes on. */

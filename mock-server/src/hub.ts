@@ -28,7 +28,8 @@ export interface HubOptions {
   idleInstanceMs?: number;
   /**
    * Log lines about ignored client frames allowed per connection per `perMs`; the rest are counted and
-   * reported in one "suppressed" line. Default 10 per 10 seconds.
+   * reported in one "suppressed" line. The Node server gives the requests it refuses (pages of other origins)
+   * one such budget in all. Default 10 per 10 seconds.
    */
   logLimit?: { lines: number; perMs: number };
 }
@@ -191,7 +192,9 @@ export class Hub {
   /** A text (or binary: `undefined`) frame from a socket. */
   message(conn: MockConnection, raw: string | undefined) {
     const inst = this.where.get(conn);
-    if (!inst) return;
+    // A socket its instance dropped (a restart, a scripted drop) is dead to it, though `ws` may still read
+    // what was on the way while it closes: lost, as a real eviction loses it.
+    if (!inst?.conns.has(conn)) return;
     const parsed = parseClientFrame(raw);
     if (parsed.kind !== "frame") {
       // The reason names the frame type and field only, never the payload, so nothing sensitive is logged.

@@ -372,7 +372,8 @@ export class AgentInstance implements RpcHost, RunHost, ChildHost {
 
   /**
    * Simulates an eviction: sockets drop, turns stop, and only what is persisted survives (transcript, state,
-   * run records, the stream's stored chunks). A stream cut mid-way is orphaned: the next ACK replays it and
+   * run records, the stream's stored chunks, and so the tool parts still asking for an answer, which a decision
+   * after the restart settles as on the real runtime). A stream cut mid-way is orphaned: the next ACK replays it and
    * ends it with `{done:true, replay:true}`, and the partial message is kept (docs/protocol.md#resume-handshake, ACK rule 1, #989).
    * With `recover`, a recovery continuation finishes it instead (docs/protocol.md#recovering).
    */
@@ -382,7 +383,7 @@ export class AgentInstance implements RpcHost, RunHost, ChildHost {
       c.close(1012, "Agent restarting");
     }
     this.queue.dropQueued();
-    this.continuations.dropGates();
+    this.continuations.keepStoredGates();
     this.runs.stopAll();
     const cut = this.queue.evict(options.recover !== undefined && options.recover !== false);
     if (cut && options.recover === "give-up") this.continuations.giveUp();

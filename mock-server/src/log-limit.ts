@@ -1,6 +1,7 @@
 /**
  * A per-connection budget for log lines a client can cause (frames the hub ignores): a client sending garbage
- * in a loop would otherwise write a line per frame, flooding the terminal and the test output.
+ * in a loop would otherwise write a line per frame, flooding the terminal and the test output. The Node server
+ * also keeps one for the requests it refuses (a page elsewhere can send those in a loop too).
  */
 
 /** Default budget: lines per connection per window. */
@@ -23,6 +24,8 @@ export class LogLimiter<K> {
     private readonly lines = DEFAULT_LOG_LINES,
     private readonly windowMs = DEFAULT_LOG_WINDOW_MS,
     private readonly now: () => number = Date.now,
+    /** What the lines are about, for the summary line. */
+    private readonly what = "ignored-frame",
   ) {}
 
   /** Logs `line` for `key` if its budget allows; `label` names the key in the summary line. */
@@ -50,7 +53,7 @@ export class LogLimiter<K> {
   private summarise(label: string, b: Budget) {
     if (b.suppressed > 0)
       this.log(
-        `mock-server: ${label}: suppressed ${b.suppressed} more ignored-frame lines (over ${this.lines} per ${this.windowMs} ms)`,
+        `mock-server: ${label}: suppressed ${b.suppressed} more ${this.what} lines (over ${this.lines} per ${this.windowMs} ms)`,
       );
   }
 }

@@ -38,6 +38,13 @@ function hostnameOf(host: string): string | undefined {
 export interface OriginPolicy {
   /** Whether a request's `Origin` header (undefined: none sent) may use the server. */
   originAllowed(origin: string | undefined): boolean;
+  /**
+   * Whether a request that acts (a WebSocket upgrade, a POST) may: its `Origin` is allowed, or it sends none
+   * and its `Sec-Fetch-Site` (undefined: none sent) does not say a page of another origin sent it. Browsers
+   * send `Origin` on every upgrade and POST, cross-origin `no-cors` ones included, so a page elsewhere is
+   * refused whatever the content type; Node and other non-browser clients send neither header and pass.
+   */
+  actionAllowed(origin: string | undefined, fetchSite: string | undefined): boolean;
   /** Whether a request's `Host` header names this server (loopback, the bound address, or an allowed origin). */
   hostAllowed(host: string | undefined): boolean;
   /** The `Access-Control-Allow-Origin` value for a request's `Origin`, or undefined to send none. */
@@ -71,6 +78,12 @@ export function originPolicy(allowedOrigins: readonly string[] = [], boundHost =
   };
   return {
     originAllowed,
+    actionAllowed: (origin, fetchSite) => {
+      if (any) return true;
+      if (origin !== undefined) return originAllowed(origin);
+      // No Origin: a non-browser client, unless the browser's own metadata names another page as the sender.
+      return fetchSite === undefined || fetchSite === "same-origin" || fetchSite === "none";
+    },
     hostAllowed: (host) => {
       // HTTP/1.0 clients may send no Host; browsers always do, so a missing one is no rebinding attempt.
       if (host === undefined || any) return true;
@@ -83,4 +96,13 @@ export function originPolicy(allowedOrigins: readonly string[] = [], boundHost =
       return originAllowed(origin) ? normaliseOrigin(origin) : undefined;
     },
   };
+}
+
+/**
+ * Whether a `Content-Type` header names JSON (`application/json`, any parameters). A page on another origin can
+ * send a POST without asking first only with a form or plain-text type; any other type makes the browser send a
+ * preflight `OPTIONS` first, which the server answers for allowed origins only.
+ */
+export function isJsonContentType(type: string | undefined): boolean {
+  return type !== undefined && /^\s*application\/json\s*(;|$)/i.test(type);
 }

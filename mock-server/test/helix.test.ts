@@ -84,7 +84,11 @@ describe("helix stream over SSE", () => {
   });
 
   it("acknowledges Send message and Terminate for a child", async () => {
-    const res = await fetch(`${ts.server.url}/helix/children/monitor-1/terminate`, { method: "POST" });
+    const res = await fetch(`${ts.server.url}/helix/children/monitor-1/terminate`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     expect(await res.json()).toEqual({ ok: true, name: "monitor-1", action: "terminate" });
     expect((await fetch(`${ts.server.url}/helix/nothing`)).status).toBe(404);
   });

@@ -22,9 +22,14 @@ const BASE = `http://${AGENT_HOST}`;
 const cut = new URLSearchParams(window.location.search).get("cut");
 const STREAM = `${BASE}/helix/stream${cut ? `?cut=${encodeURIComponent(cut)}` : ""}`;
 
-const post = async (path: string, body: string) => {
-  // A plain text body: no preflight, the mock's CORS rules apply as to its other routes.
-  const res = await fetch(`${BASE}${path}`, { method: "POST", body });
+const post = async (path: string, body: Record<string, unknown>) => {
+  // JSON, as the mock requires of requests that act: the browser asks first (a preflight), and the mock says
+  // yes to loopback pages only (mock-server/README.md#who-may-reach-the-server).
+  const res = await fetch(`${BASE}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`HTTP ${res.status}`);
 };
 
@@ -103,8 +108,8 @@ export function HelixView() {
   const helix = useHelixRuns({ url: STREAM, onError: (e) => setErrors((l) => [...l, e.message]) });
   const kids = useHelixChildren({
     onSendMessage: (c, message) =>
-      post(`/helix/children/${encodeURIComponent(c.name ?? c.subSessionId)}/message`, message),
-    onTerminate: (c) => post(`/helix/children/${encodeURIComponent(c.name ?? c.subSessionId)}/terminate`, ""),
+      post(`/helix/children/${encodeURIComponent(c.name ?? c.subSessionId)}/message`, { message }),
+    onTerminate: (c) => post(`/helix/children/${encodeURIComponent(c.name ?? c.subSessionId)}/terminate`, {}),
     onError: (e) => setErrors((l) => [...l, e instanceof Error ? e.message : String(e)]),
   });
   const rootParts = helix.root.parts;
