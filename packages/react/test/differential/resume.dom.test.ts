@@ -79,6 +79,53 @@ describe("resumeStream() while another tab's stream is on screen", () => {
   );
 });
 
+describe("resumeStream() while a stream offered without a probe is on screen", () => {
+  it(
+    "the same flags; the official hook ACKs the stream a second time on this socket, ours does not",
+    T,
+    async () => {
+      const { official, ours } = await both(async (d) => {
+        await d.mount();
+        d.learn(["u-other"]);
+        await d.push(chatMessages([userMessage("u-other", "from the other tab")]));
+        // An offer nobody here asked for (a parked socket told a stream started): both hooks ACK and show it.
+        d.autoIdle = false;
+        await d.push(resuming("other-turn"));
+        const s = new ServerStream("other-turn");
+        const replayed = [
+          s.replay({ type: "start", messageId: "assistant_o" }),
+          s.replay({ type: "start-step" }),
+          s.replay({ type: "text-start", id: "t" }),
+          s.replay({ type: "text-delta", id: "t", delta: "Partial " }),
+          s.replayComplete(),
+        ];
+        await d.pushAll("replay", replayed);
+        await d.act("resumeStream", (c) => c.resumeStream());
+        await d.push(resuming("other-turn", d.lastProbe()));
+        // The server replays the whole stream to every ACK it gets.
+        const acks = d.sentRaw.filter((f) => f.type === "cf_agent_stream_resume_ack").length;
+        await d.pushAll("replay after a second ACK", acks > 1 ? replayed : []);
+        await d.push(s.chunk({ type: "text-delta", id: "t", delta: "and the rest" }));
+        await d.push(s.chunk({ type: "text-end", id: "t" }), s.done());
+      });
+      // The official hook's status turns "streaming" at its second replay; ours at the next live chunk.
+      const diffs = [
+        ...compare(official, ours, { fields: ["isServerStreaming", "messages"] }),
+        ...compare(official, ours, {
+          fields: ["status", "isStreaming"],
+          steps: (label) => label !== "replay after a second ACK",
+        }),
+      ];
+      expect(diffs, report(official, ours, diffs)).toEqual([]);
+      expect(official.sentOf("cf_agent_stream_resume_ack")).toHaveLength(2);
+      expect(ours.sentOf("cf_agent_stream_resume_ack")).toHaveLength(1);
+      const at = (label: string) => ours.steps.find((x) => x.label === label)?.view;
+      expect(at("push stream_resuming")).toMatchObject({ isServerStreaming: true, isStreaming: true });
+      expect(at("push text-delta")).toMatchObject({ status: "streaming", isServerStreaming: true });
+    },
+  );
+});
+
 describe("a renamed reply that is the transcript's first message", () => {
   it("an agent that opens the conversation: the snapshot's copy replaces ours, shown once", T, async () => {
     const { official, ours } = await both(async (d) => {
