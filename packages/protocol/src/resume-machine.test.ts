@@ -331,3 +331,22 @@ describe("ResumeMachine: resume:false and a socket close (issue 30)", () => {
     expect(m.isServerStreaming).toBe(true);
   });
 });
+
+describe("ResumeMachine: resume:false and an explicit resume (issue 30)", () => {
+  it("takes the stream its own resume probe is answered with, and not one the machine's reconnect probe finds", () => {
+    const m = machine({ resume: false });
+    m.handle({ type: "socket-open" });
+    m.route(resp("other-tab"));
+    m.handle({ type: "resume" });
+    expect(acks(m.handle(offer("other-tab", "p1")))).toEqual([
+      { type: "cf_agent_stream_resume_ack", id: "other-tab" },
+    ]);
+
+    const n = machine({ resume: false });
+    n.handle({ type: "socket-open" });
+    n.route(resp("other-tab"));
+    n.handle({ type: "socket-close" });
+    n.handle({ type: "socket-open" });
+    expect(acks(n.handle(offer("other-tab", "p1")))).toEqual([]);
+  });
+});

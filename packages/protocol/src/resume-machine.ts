@@ -82,7 +82,8 @@ export interface ResumeMachineOptions {
   createId: () => string;
   /**
    * `false` mirrors the official `resume: false`: offers are not acknowledged except for a tool continuation
-   * this client asked for. Default true.
+   * this client asked for, or while a probe asked by a `resume` input (the app's `resumeStream()`) is in
+   * flight. Default true.
    */
   resume?: boolean;
 }
@@ -98,8 +99,11 @@ export class ResumeMachine {
   private epoch = 0;
   private closedSinceOpen = false;
   private acked = new Set<string>();
-  /** The probe in flight; `pendingId`: the turn a `stream_pending` answer named. */
-  private probe: { id: string; sentOn: number; pendingId?: string } | undefined;
+  /**
+   * The probe in flight; `pendingId`: the turn a `stream_pending` answer named; `asked`: a `resume` input asked
+   * for it (mount, the app's `resumeStream()`), not the machine itself (a reconnect, a continuation).
+   */
+  private probe: { id: string; sentOn: number; pendingId?: string; asked?: boolean } | undefined;
   /**
    * With `resume: false`: a socket closed while a stream was live, so the next open probes once (the answer
    * is never acknowledged), as upstream's idle probe.
@@ -175,8 +179,11 @@ export class ResumeMachine {
         // Acknowledgements belong to a socket; the next one must ACK again to get a replay.
         this.acked = new Set();
         return this.resumeEnabled ? [] : this.closeWithoutResume();
-      case "resume":
-        return this.startProbe();
+      case "resume": {
+        const out = this.startProbe();
+        if (this.probe) this.probe.asked = true;
+        return out;
+      }
       case "local-request":
         this.ended.delete(input.id);
         // A new turn from this client: a continuation it still waited for is no longer its to wait for (if
@@ -358,8 +365,12 @@ export class ResumeMachine {
       }
       return this.settle("stream", id);
     }
+    // With `resume: false` a stream is still taken when the app asked for it (`resumeStream()`), as upstream's.
     const wanted =
-      this.resumeEnabled || this.expectingContinuation || this.streams.get(id)?.origin === "local";
+      this.resumeEnabled ||
+      this.expectingContinuation ||
+      this.probe?.asked === true ||
+      this.streams.get(id)?.origin === "local";
     if (!wanted) return this.settle("none");
     this.acked.add(id);
     this.ended.delete(id);

@@ -79,6 +79,39 @@ describe("resumeStream() while another tab's stream is on screen", () => {
   );
 });
 
+describe("resumeStream() with resume: false", () => {
+  it("the app's own call still resumes the stream on screen, as the official hook's", T, async () => {
+    const { official, ours } = await both(async (d) => {
+      await d.mount({ resume: false });
+      const s = await otherTabStream(d);
+      d.autoIdle = false;
+      await d.act("resumeStream", (c) => c.resumeStream());
+      await d.push(resuming("other-turn", d.lastProbe()));
+      const acked = d.acked("other-turn");
+      const replay = new ServerStream("other-turn");
+      await d.pushAll(
+        "replay",
+        acked
+          ? [
+              replay.replay({ type: "start", messageId: "assistant_o" }),
+              replay.replay({ type: "start-step" }),
+              replay.replay({ type: "text-start", id: "t" }),
+              replay.replay({ type: "text-delta", id: "t", delta: "Partial " }),
+              replay.replayComplete(),
+            ]
+          : [],
+      );
+      await d.push(s.chunk({ type: "text-delta", id: "t", delta: "and the rest" }));
+      await d.push(s.chunk({ type: "text-end", id: "t" }), s.done());
+    });
+    const diffs = compare(official, ours, { fields: [...FLAGS, "messages", "sent"] });
+    expect(diffs, report(official, ours, diffs)).toEqual([]);
+    expect(ours.sentOf("cf_agent_stream_resume_ack")).toEqual([
+      { type: "cf_agent_stream_resume_ack", id: "other-turn" },
+    ]);
+  });
+});
+
 describe("resumeStream() while a stream offered without a probe is on screen", () => {
   it(
     "the same flags; the official hook ACKs the stream a second time on this socket, ours does not",
