@@ -111,8 +111,9 @@ export class ChatIntake<M extends UIMessage = UIMessage> {
       // The bare `done` after an error frame: the stream already ended, the turn ends now.
       if (f.done && !f.error && this.turnErrors.has(f.id)) this.turnEnded(f, "error");
       // The end of a turn a probe was told is pending, never offered here: the probe (and a continuation
-      // awaited with it) is over.
+      // awaited with it) is over, and the turn is reported ended, as upstream reports every `done`.
       if (route.commands) {
+        this.turnEnded(f, f.outcome === "aborted" || f.outcome === "skipped" ? f.outcome : "completed");
         c.sides.resume.run(route.commands);
         void c.sides.tools.runClientTools().then(() => c.sides.turns.afterResponse());
       }

@@ -414,6 +414,15 @@ describe("a probe answered 'pending' whose continuation is never offered here", 
       ]);
       d.continuation = undefined;
     });
+    // Both report the turn ended (upstream reports every `done` it sees).
+    const diffs = compare(official, ours, {
+      fields: ["calls"],
+      calls: ["onTurnEnd"],
+      steps: (label) => label === "continuation ends unseen",
+    });
+    expect(diffs, report(official, ours, diffs)).toEqual([]);
+    const ended = ours.steps.find((x) => x.label === "continuation ends unseen");
+    expect(ended?.calls.map((c) => c.name)).toContain("onTurnEnd");
     const approved = ours.steps.find((x) => x.label === "approve")?.view;
     expect(approved).toMatchObject({ status: "submitted", isToolContinuation: true });
     expect(ours.sentOf("cf_agent_stream_resume_request").length).toBeGreaterThan(0);
