@@ -534,6 +534,79 @@ for (const target of targets) {
         b.close();
       });
 
+      it("two tabs: the second resumes the first's stream with resumeStream(): submitted, then streaming, the words once", {
+        timeout: 180_000,
+      }, async () => {
+        const name = room("tabs-resume");
+        const a = tab(target, host, name);
+        const b = tab(target, host, name);
+        await until("both open", () => a.client.status === "open" && b.client.status === "open");
+        await b.mounted();
+        await a.chat.sendMessage({ text: "slow stream please" });
+        await until("b shows a few words", () => textOf(b.messages().at(-1)).includes("word3"));
+        expect(b.snap()).toMatchObject({ status: "ready", isServerStreaming: true });
+        const seen: string[] = [];
+        const stop = b.chat.subscribe(() => {
+          const x = b.snap();
+          const now = `${x.status}/${x.isServerStreaming}`;
+          if (seen.at(-1) !== now) seen.push(now);
+        });
+        const acks: string[] = [];
+        const send = b.client.send.bind(b.client);
+        b.client.send = (data: string) => {
+          if (data.includes('"cf_agent_stream_resume_ack"')) acks.push(data);
+          send(data);
+        };
+        const resumed = b.chat.resumeStream();
+        expect(b.chat.resumeStream()).toBe(resumed);
+        // The probe is answered with a's stream; the promise settles when that stream ends.
+        expect(await resumed).toEqual(expect.any(String));
+        stop();
+        await settled(b, "b done", () => textOf(b.messages().at(-1)) === WORDS, 120_000);
+        expect(textOf(b.messages().at(-1))).toBe(WORDS);
+        // As the official hook: submitted at the answer, streaming at the next chunk, the flag on until done
+        // (chunks that arrived before the answer change nothing but the text).
+        expect(seen.filter((x) => x !== "ready/true")).toEqual([
+          "submitted/true",
+          "streaming/true",
+          "ready/false",
+        ]);
+        expect(acks).toHaveLength(1);
+        await settled(a, "a done", () => textOf(a.messages().at(-1)) === WORDS, 120_000);
+        a.close();
+        b.close();
+      });
+
+      it("resume: false: a tab whose socket drops while it shows another tab's stream stops showing it", {
+        timeout: 180_000,
+      }, async () => {
+        const name = room("tabs-noresume");
+        const a = tab(target, host, name);
+        const b = tab(target, host, name, { resume: false });
+        await until("both open", () => a.client.status === "open" && b.client.status === "open");
+        await a.chat.sendMessage({ text: "slow stream please" });
+        await until("b shows a few words", () => textOf(b.messages().at(-1)).includes("word3"));
+        expect(b.snap().isServerStreaming).toBe(true);
+        let atClose: boolean | undefined;
+        b.client.addEventListener("close", () => {
+          atClose ??= b.snap().isServerStreaming;
+        });
+        const acks: string[] = [];
+        const send = b.client.send.bind(b.client);
+        b.client.send = (data: string) => {
+          if (data.includes('"cf_agent_stream_resume_ack"')) acks.push(data);
+          send(data);
+        };
+        b.client.reconnect();
+        await until("b closed and open again", () => atClose !== undefined && b.client.status === "open");
+        expect(atClose).toBe(false);
+        await settled(a, "a done", () => textOf(a.messages().at(-1)) === WORDS, 120_000);
+        await settled(b, "b idle", () => true);
+        expect(acks).toEqual([]);
+        a.close();
+        b.close();
+      });
+
       it("cancel: the partial answer stays and the next turn works", { timeout: 180_000 }, async () => {
         const t = tab(target, host, room("cancel"));
         await t.chat.sendMessage({ text: "slow stream please" });

@@ -1,3 +1,4 @@
+import { approvalIdOf, type ToolPartLike } from "@runboard/protocol";
 import type { UIMessage } from "ai";
 
 /** A tool answer this tab sent: an approval decision or a client tool's output. */
@@ -76,6 +77,7 @@ export class AnswersInFlight {
 
   private stillWaiting(a: SentAnswer, p: PartLike): boolean {
     if (p.state !== a.waiting) return false;
-    return a.approvalId === undefined || p.approval?.id === a.approvalId;
+    // A part stored without an approval id answers to its tool call id (`approvalIdOf`).
+    return a.approvalId === undefined || approvalIdOf(p as ToolPartLike) === a.approvalId;
   }
 }

@@ -87,6 +87,12 @@ export class ChatCore<M extends UIMessage = UIMessage> {
   readonly stopped = new Set<string>();
   /** Streams a probe of this tab was answered with. */
   readonly probed = new Set<string>();
+  /**
+   * Streams this tab showed as another's (another tab's, the server's) until a probe of its own was answered
+   * with them (`resumeStream()`): `status` follows them from then on, and `isServerStreaming` stays on until
+   * they end, as upstream's observer stays on (docs/protocol.md#resume-handshake).
+   */
+  readonly claimed = new Set<string>();
   /** Message id each live stream writes to, for snapshot protection. */
   readonly streamMessage = new Map<string, string>();
   /** Tool calls handed to `onToolCall` or `execute` (each once), and those whose callback has not returned. */

@@ -110,10 +110,19 @@ export class ChatIntake<M extends UIMessage = UIMessage> {
     if (!route.accept) {
       // The bare `done` after an error frame: the stream already ended, the turn ends now.
       if (f.done && !f.error && this.turnErrors.has(f.id)) this.turnEnded(f, "error");
+      // The end of a turn a probe was told is pending, never offered here: the probe (and a continuation
+      // awaited with it) is over, and the turn is reported ended, as upstream reports every `done`.
+      if (route.commands) {
+        this.turnEnded(f, f.outcome === "aborted" || f.outcome === "skipped" ? f.outcome : "completed");
+        c.sides.resume.run(route.commands);
+        void c.sides.tools.runClientTools().then(() => c.sides.turns.afterResponse());
+      }
       return;
     }
-    // Read before the route's commands run: a terminal frame's `stream-ended` forgets the stream's message.
+    // Read before the route's commands run: a terminal frame's `stream-ended` forgets the stream's message
+    // and whether a probe of this tab claimed it.
     const streamMessageId = c.streamMessage.get(f.id);
+    const claimed = c.claimed.has(f.id);
     c.sides.resume.run(route.commands, false);
     const own = f.id === c.localRequest;
     if (f.error) {
@@ -123,7 +132,8 @@ export class ChatIntake<M extends UIMessage = UIMessage> {
       c.endLocal(f.id);
       // A turn this tab asked for (its own, a resumed one, a continuation) fails visibly, as upstream's
       // transport errors the stream; another tab's or the server's own turn fails there, not here.
-      if (route.origin !== "observed") c.fail(new Error(f.body || "Stream error"), !c.stopped.has(f.id));
+      if (route.origin !== "observed" || claimed)
+        c.fail(new Error(f.body || "Stream error"), !c.stopped.has(f.id));
       // An error without `done` is followed by a bare `done` carrying the turn's message ids: the turn is
       // reported ended then, with this error.
       if (f.done) this.turnEnded(f, "error");

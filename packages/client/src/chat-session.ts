@@ -204,6 +204,16 @@ export class ChatSession<M extends UIMessage = UIMessage> {
   // ───────────────────────────── actions ─────────────────────────────
 
   /**
+   * Publishes what an app action changed at once (after its synchronous part; `result` is what it returned),
+   * not on the next animation frame: the official hook shows `setMessages` and the other actions in the same
+   * React batch. Streamed chunks stay coalesced (`throttleMs`).
+   */
+  private published<T>(result: T): T {
+    this.core.changed.flush();
+    return result;
+  }
+
+  /**
    * Sends a user message and starts a turn, as the AI SDK's `sendMessage`: `{ text, files?, metadata? }`
    * (files as a `FileList`, read into data URLs, or as file parts, placed before the text), or a whole message
    * (a missing `id` is generated, a missing `role` is the user's). With `messageId` it edits: that user message
@@ -212,22 +222,22 @@ export class ChatSession<M extends UIMessage = UIMessage> {
    * `messageId`, an unreadable file) go to `onError`.
    */
   sendMessage(message?: SendMessageInput<M>, options: ChatRequestOptions = {}): Promise<void> {
-    return this.turns.sendMessage(message, options);
+    return this.published(this.turns.sendMessage(message, options));
   }
 
   /** Drops a queued message before it is sent (`experimental_queue`). */
   experimental_removeQueuedMessage(id: string): void {
-    this.turns.removeQueued(id);
+    this.published(this.turns.removeQueued(id));
   }
 
   /** Stops the running response and sends this queued message next; the rest follow it. */
   experimental_sendQueuedMessageNow(id: string): Promise<void> {
-    return this.turns.sendQueuedNow(id);
+    return this.published(this.turns.sendQueuedNow(id));
   }
 
   /** Clears `error` (and an `error` status) without sending anything. */
   clearError(): void {
-    this.turns.clearError();
+    this.published(this.turns.clearError());
   }
 
   /**
@@ -238,7 +248,9 @@ export class ChatSession<M extends UIMessage = UIMessage> {
    * (`branches`).
    */
   regenerate(options: { messageId?: string } & ChatRequestOptions = {}): Promise<void> {
-    return this.turns.regenerate(options, (user) => this.branches.regenerated(this.core.localRequest, user));
+    return this.published(
+      this.turns.regenerate(options, (user) => this.branches.regenerated(this.core.localRequest, user)),
+    );
   }
 
   /**
@@ -248,7 +260,7 @@ export class ChatSession<M extends UIMessage = UIMessage> {
    */
   selectBranch(messageId: string, index: number): boolean {
     const branch = this.getSnapshot().branches.get(messageId);
-    return branch ? this.branches.select(branch.userMessageId, index) : false;
+    return this.published(branch ? this.branches.select(branch.userMessageId, index) : false);
   }
 
   /** Reads the sibling answers of a user message again (`getBranches`). */
@@ -258,22 +270,22 @@ export class ChatSession<M extends UIMessage = UIMessage> {
 
   /** Stops whatever stream is live: this tab's turn, a continuation, a resumed or observed stream. */
   stop(): void {
-    this.turns.stop();
+    this.published(this.turns.stop());
   }
 
   /** Clears the transcript here, on the server and in the other tabs. */
   clearHistory(): void {
-    this.turns.clearHistory();
+    this.published(this.turns.clearHistory());
   }
 
   /** Replaces the transcript (and tells the server, unless `syncMessagesToServer` is false). */
   setMessages(next: M[] | ((prev: readonly M[]) => M[])): void {
-    this.turns.setMessages(next);
+    this.published(this.turns.setMessages(next));
   }
 
   /** A client tool's result (or a custom denial with `state: "output-error"`). */
   addToolOutput(o: AddToolOutputOptions): void {
-    this.tools.addToolOutput(o);
+    this.published(this.tools.addToolOutput(o));
   }
 
   /**
@@ -282,15 +294,19 @@ export class ChatSession<M extends UIMessage = UIMessage> {
    * @deprecated As upstream: use `addToolOutput`.
    */
   addToolResult(o: { tool: string; toolCallId: string; output: unknown }): void {
-    this.tools.addToolResult(o);
+    this.published(this.tools.addToolResult(o));
   }
 
   /** A human's decision on an approval request. `id` is the approval id; the wire carries the tool call id. */
   addToolApprovalResponse(o: { id: string; approved: boolean; reason?: string }): void {
-    this.tools.addToolApprovalResponse(o);
+    this.published(this.tools.addToolApprovalResponse(o));
   }
 
-  /** Asks the server for a stream to resume; resolves with its id, or undefined when there is none. */
+  /**
+   * Asks the server for a stream to resume. Resolves once the resume is over, as the official hook's: with
+   * undefined when there is none, or with the stream's id once it has ended. A call while one is in flight
+   * returns the same promise.
+   */
   resumeStream(): Promise<string | undefined> {
     return this.resume.resumeStream();
   }

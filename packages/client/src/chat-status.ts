@@ -43,6 +43,7 @@ export interface ChatStatusSource<M extends UIMessage> {
   readonly started: ReadonlySet<string>;
   readonly stopped: ReadonlySet<string>;
   readonly probed: ReadonlySet<string>;
+  readonly claimed: ReadonlySet<string>;
   readonly toolCallsRunning: ReadonlySet<string>;
 }
 
@@ -147,7 +148,7 @@ function serverStreamOf<M extends UIMessage>(
   c: ChatStatusSource<M>,
 ): { id: string; source: "server" | "another-tab" } | undefined {
   for (const [id, origin] of c.rm.activeStreams) {
-    if (asked(c, id, origin) || c.stopped.has(id)) continue;
+    if (!shownAsServer(c, id, origin)) continue;
     if (id.startsWith("detached-delivery:") || c.recovering || c.recoveryIds.has(id))
       return { id, source: "server" };
     const ms = c.list.messages;
@@ -179,18 +180,29 @@ export function currentStatus<M extends UIMessage>(c: ChatStatusSource<M>): Chat
 }
 
 /**
- * A stream this tab asked for: its own request, its tool continuation, or one a probe of its own found.
- * Others (another tab's turn, an offer nobody here asked for) show as `isServerStreaming`, as upstream's
- * observer does, and never hold `status`.
+ * A stream this tab asked for: its own request, its tool continuation, or one a probe of its own found (also
+ * one it was showing as another's, see `claimed`). Others (another tab's turn, an offer nobody here asked
+ * for) show as `isServerStreaming`, as upstream's observer does, and never hold `status`.
  */
 function asked<M extends UIMessage>(c: ChatStatusSource<M>, id: string, origin: StreamOrigin): boolean {
   if (origin === "local") return true;
-  if (origin === "observed") return false;
   return c.probed.has(id) || c.rm.continuationStream === id;
 }
 
+/**
+ * A live stream shown as `isServerStreaming`: one this tab did not ask for, or one it showed so until a probe
+ * of its own claimed it (upstream's observer stays on until that stream's `done`).
+ */
+function shownAsServer<M extends UIMessage>(
+  c: ChatStatusSource<M>,
+  id: string,
+  origin: StreamOrigin,
+): boolean {
+  return (!asked(c, id, origin) || c.claimed.has(id)) && !c.stopped.has(id);
+}
+
 function serverStreaming<M extends UIMessage>(c: ChatStatusSource<M>): boolean {
-  for (const [id, origin] of c.rm.activeStreams) if (!asked(c, id, origin) && !c.stopped.has(id)) return true;
+  for (const [id, origin] of c.rm.activeStreams) if (shownAsServer(c, id, origin)) return true;
   return hasPendingClientToolCalls(c);
 }
 

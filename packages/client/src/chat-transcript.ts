@@ -317,16 +317,47 @@ export class TranscriptSync<M extends UIMessage = UIMessage> {
 
   /**
    * The server's copy of the local assistant message at `mineAt`, when a snapshot holds it under another id:
-   * the message before it here is there too, followed by an assistant message this tab does not know.
+   * an assistant message this tab does not know, that holds one of its tool calls, or that stands where it
+   * stands: after the message before it here, or, when it is the first here (an agent that opens the
+   * conversation, a trimmed transcript), first there with text that one of the two begins with (a snapshot
+   * holding older history this tab dropped does not start with this reply).
    */
   private serverCopyOf(mineAt: number, next: readonly M[]): M | undefined {
     const local = this.c.list.messages;
-    if (local[mineAt]?.role !== "assistant") return undefined;
+    const mine = local[mineAt];
+    if (mine?.role !== "assistant") return undefined;
+    const unknown = (m: M | undefined): m is M =>
+      m?.role === "assistant" && !local.some((l) => l.id === m.id);
+    // Tool call ids name one call: a message of the snapshot holding one of ours is its copy, wherever it is.
+    const calls = new Set<string>();
+    for (const p of mine.parts as Array<{ toolCallId?: unknown }>)
+      if (typeof p.toolCallId === "string") calls.add(p.toolCallId);
+    if (calls.size > 0) {
+      const copy = next.find(
+        (m) =>
+          unknown(m) &&
+          (m.parts as Array<{ toolCallId?: unknown }>).some((p) => calls.has(p.toolCallId as string)),
+      );
+      if (copy) return copy;
+    }
     const anchor = local[mineAt - 1];
-    if (!anchor) return undefined;
+    if (!anchor) return unknown(next[0]) && sameStart(mine, next[0]) ? next[0] : undefined;
     const a = next.findIndex((m) => m.id === anchor.id);
     const candidate = a < 0 ? undefined : next[a + 1];
-    if (candidate?.role !== "assistant" || local.some((m) => m.id === candidate.id)) return undefined;
-    return candidate;
+    return unknown(candidate) ? candidate : undefined;
   }
+}
+
+/** The text of a message's text parts, joined. */
+function textOf(m: UIMessage): string {
+  let s = "";
+  for (const p of m.parts) if (p.type === "text") s += p.text;
+  return s;
+}
+
+/** One message's text begins with the other's: the same reply, one copy further along than the other. */
+function sameStart(a: UIMessage, b: UIMessage): boolean {
+  const x = textOf(a);
+  const y = textOf(b);
+  return x.startsWith(y) || y.startsWith(x);
 }

@@ -199,7 +199,10 @@ export interface ChatSessionOptions<M extends UIMessage = UIMessage> extends Cha
   getInitialMessages?: null | ((options: { agent?: string; name?: string; url?: string }) => Promise<M[]>);
   /** Starting messages, shown before the transcript loads. */
   messages?: M[];
-  /** Probe for a stream to resume on mount and after reconnects. Default true. */
+  /**
+   * Probe for a stream to resume on mount and after reconnects. Default true. With false, as upstream, a
+   * stream of another tab shown here ends when the socket closes (`isServerStreaming` clears).
+   */
   resume?: boolean;
   /** Extra request body fields: an object or a (possibly async) function of nothing, read per request. */
   body?: Record<string, unknown> | (() => Record<string, unknown> | Promise<Record<string, unknown>>);
@@ -302,7 +305,8 @@ export interface ChatSessionOptions<M extends UIMessage = UIMessage> extends Cha
   experimental_throttle?: number;
   /**
    * Minimum time between notifications to subscribers. Default: one animation frame in browsers, none
-   * elsewhere; the end of a stream is published at once. `0` notifies on every change.
+   * elsewhere; the end of a stream, and what an app action (`setMessages`, `sendMessage`, …) changes, are
+   * published at once. `0` notifies on every change.
    */
   throttleMs?: number;
 }

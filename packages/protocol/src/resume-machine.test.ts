@@ -348,3 +348,93 @@ describe("ResumeMachine: stop, clear, continuations, resume:false", () => {
     expect(acks(m.handle(offer("cont")))).toHaveLength(1);
   });
 });
+
+describe("ResumeMachine: a pending turn that ends unseen (issue 30)", () => {
+  const pendingFor = (id: string, probeId?: string) => ({
+    type: "frame" as const,
+    frame: { type: "cf_agent_stream_pending" as const, id, ...(probeId ? { probeId } : {}) },
+  });
+
+  it("the awaited continuation ends with the done of the turn its probe was told is pending", () => {
+    const m = machine();
+    m.handle({ type: "socket-open" });
+    m.handle({ type: "expect-continuation" });
+    m.handle(pendingFor("cont-1", "p1"));
+    expect(m.isToolContinuation).toBe(true);
+    // Never offered here: only the bare terminal frame arrives.
+    const done = m.route(resp("cont-1", { body: "", done: true, continuation: true }));
+    expect(done).toMatchObject({ accept: false });
+    expect(done.accept ? [] : done.commands).toEqual([
+      { type: "cancel-timer", probeId: "p1" },
+      { type: "probe-settled", probeId: "p1", outcome: "none" },
+    ]);
+    expect(m.isToolContinuation).toBe(false);
+    expect(m.probeId).toBeUndefined();
+  });
+
+  it("a done for another turn settles nothing", () => {
+    const m = machine();
+    m.handle({ type: "socket-open" });
+    m.handle({ type: "expect-continuation" });
+    m.handle(pendingFor("cont-1", "p1"));
+    const other = m.route(resp("someone-else", { body: "", done: true }));
+    expect(other.accept ? [] : (other.commands ?? [])).toEqual([]);
+    expect(m.isToolContinuation).toBe(true);
+    expect(m.probeId).toBe("p1");
+  });
+});
+
+describe("ResumeMachine: resume:false and a socket close (issue 30)", () => {
+  it("ends the streams it only watched, keeps its own turn, and probes once on the next open", () => {
+    const m = machine({ resume: false });
+    m.handle({ type: "socket-open" });
+    m.handle({ type: "local-request", id: "mine" });
+    m.route(resp("other-tab"));
+    expect(m.isServerStreaming).toBe(true);
+    expect(m.handle({ type: "socket-close" })).toEqual([
+      { type: "stream-ended", streamId: "other-tab", reason: "closed" },
+    ]);
+    expect(m.isServerStreaming).toBe(false);
+    expect([...m.activeStreams.keys()]).toEqual(["mine"]);
+    expect(sends(m.handle({ type: "socket-open" }))).toEqual([
+      { type: "cf_agent_stream_resume_request", probeId: "p1" },
+    ]);
+    // The answer is not acknowledged, and a late chunk of the ended stream is dropped.
+    expect(acks(m.handle(offer("other-tab", "p1")))).toEqual([]);
+    expect(m.route(resp("other-tab"))).toMatchObject({ accept: false });
+  });
+
+  it("sends no probe after a close when nothing was live", () => {
+    const m = machine({ resume: false });
+    m.handle({ type: "socket-open" });
+    m.handle({ type: "socket-close" });
+    expect(m.handle({ type: "socket-open" })).toEqual([]);
+  });
+
+  it("with resume on, a close ends nothing (the stream is resumed after the reconnect)", () => {
+    const m = machine();
+    m.handle({ type: "socket-open" });
+    m.route(resp("other-tab"));
+    expect(m.handle({ type: "socket-close" })).toEqual([]);
+    expect(m.isServerStreaming).toBe(true);
+  });
+});
+
+describe("ResumeMachine: resume:false and an explicit resume (issue 30)", () => {
+  it("takes the stream its own resume probe is answered with, and not one the machine's reconnect probe finds", () => {
+    const m = machine({ resume: false });
+    m.handle({ type: "socket-open" });
+    m.route(resp("other-tab"));
+    m.handle({ type: "resume" });
+    expect(acks(m.handle(offer("other-tab", "p1")))).toEqual([
+      { type: "cf_agent_stream_resume_ack", id: "other-tab" },
+    ]);
+
+    const n = machine({ resume: false });
+    n.handle({ type: "socket-open" });
+    n.route(resp("other-tab"));
+    n.handle({ type: "socket-close" });
+    n.handle({ type: "socket-open" });
+    expect(acks(n.handle(offer("other-tab", "p1")))).toEqual([]);
+  });
+});

@@ -17,7 +17,11 @@
  * - only a correlated `resume_none` with `reason: "idle"` tears down streams (#1963);
  * - every `cf_agent_use_chat_response` is routed: accepted for a known stream, accepted as an observed stream
  *   (another tab, a server-initiated turn), or ignored with a reason (a replay nobody asked for, a stray `done`
- *   for a stream that is unknown or already ended: docs/protocol.md#stray-done).
+ *   for a stream that is unknown or already ended: docs/protocol.md#stray-done);
+ * - a probe answered `stream_pending {id}` settles with nothing when that turn's `done` or error arrives
+ *   without an offer (it ran unseen here), and so does the continuation this client awaited;
+ * - with `resume: false` a socket close ends the streams this client only watched (another tab's, the
+ *   server's), as upstream's observer is cleared then; the next open probes once, without acknowledging.
  */
 import type {
   ChatResponseFrame,
@@ -64,12 +68,17 @@ export type ResumeCommand =
       streamId?: string;
     }
   | { type: "stream-started"; streamId: string; origin: StreamOrigin }
-  | { type: "stream-ended"; streamId: string; reason: "done" | "error" | "idle" | "cleared" };
+  | {
+      type: "stream-ended";
+      streamId: string;
+      /** `closed`: with `resume: false`, a watched stream cut by a socket close (it is not resumed). */
+      reason: "done" | "error" | "idle" | "cleared" | "closed";
+    };
 
-/** Where a chat response frame goes. */
+/** Where a chat response frame goes. A refused frame can still settle a probe (`commands`). */
 export type ResponseRoute =
   | { accept: true; origin: StreamOrigin; commands: ResumeCommand[] }
-  | { accept: false; reason: string };
+  | { accept: false; reason: string; commands?: ResumeCommand[] };
 
 /** Options of the machine. */
 export interface ResumeMachineOptions {
@@ -77,7 +86,8 @@ export interface ResumeMachineOptions {
   createId: () => string;
   /**
    * `false` mirrors the official `resume: false`: offers are not acknowledged except for a tool continuation
-   * this client asked for. Default true.
+   * this client asked for, or while a probe asked by a `resume` input (the app's `resumeStream()`) is in
+   * flight. Default true.
    */
   resume?: boolean;
 }
@@ -93,8 +103,17 @@ export class ResumeMachine {
   private epoch = 0;
   private closedSinceOpen = false;
   private acked = new Set<string>();
-  /** The probe: asked by this client; `sent` once its frame went out (one is held while an ACKed stream is live). */
-  private probe: { id: string; sent: boolean } | undefined;
+  /**
+   * The probe: asked by this client; `sent` once its frame went out (one is held while an ACKed stream is
+   * live); `pendingId`: the turn a `stream_pending` answer named; `asked`: a `resume` input asked for it (mount,
+   * the app's `resumeStream()`), not the machine itself (a reconnect, a continuation).
+   */
+  private probe: { id: string; sent: boolean; pendingId?: string; asked?: boolean } | undefined;
+  /**
+   * With `resume: false`: a socket closed while a stream was live, so the next open probes once (the answer
+   * is never acknowledged), as upstream's idle probe.
+   */
+  private probeOnOpen = false;
   /** Whether the socket is open: a request made while it is not goes out on the next one. */
   private socketOpen = false;
   private readonly streams = new Map<string, ActiveStream>();
@@ -170,9 +189,12 @@ export class ResumeMachine {
         this.socketOpen = false;
         // Acknowledgements belong to a socket; the next one must ACK again to get a replay.
         this.acked = new Set();
-        return [];
-      case "resume":
-        return this.startProbe("ask");
+        return this.resumeEnabled ? [] : this.closeWithoutResume();
+      case "resume": {
+        const out = this.startProbe("ask");
+        if (this.probe) this.probe.asked = true;
+        return out;
+      }
       case "local-request":
         this.ended.delete(input.id);
         // A new turn from this client: a continuation it still waited for is no longer its to wait for (if
@@ -245,6 +267,12 @@ export class ResumeMachine {
     } else if (this.ended.has(id)) {
       return { accept: false, reason: "stream already ended" };
     } else if (frame.done || frame.error) {
+      // The turn a probe was told is pending ended without being offered here: it ran unseen, and the probe
+      // (a continuation's too) would otherwise wait out the 60 s pending timer with `status` "submitted".
+      if (this.probe?.pendingId === id) {
+        this.expectingContinuation = false;
+        return { accept: false, reason: "the pending turn ended unseen", commands: this.settle("none") };
+      }
       return { accept: false, reason: "terminal frame for an unknown stream" };
     } else {
       origin = "observed";
@@ -266,9 +294,25 @@ export class ResumeMachine {
     // The probe went out on a socket that is gone (or was held on it): ask again on this one, with the same
     // id. A new socket has ACKed nothing yet, so nothing holds it back.
     if (this.probe) return this.sendProbe();
-    return this.resumeEnabled || this.isToolContinuation || this.streams.size > 0
+    const probeOnOpen = this.probeOnOpen;
+    this.probeOnOpen = false;
+    return this.resumeEnabled || this.isToolContinuation || this.streams.size > 0 || probeOnOpen
       ? this.startProbe("ask")
       : [];
+  }
+
+  /**
+   * A socket closed under `resume: false`: the streams this client only watched (observed, or offered and not
+   * asked for) are not resumed, so they end here and `isServerStreaming` clears, as upstream's observer does
+   * on close. Its own turns and the continuation it asked for stay. The next open probes once when anything
+   * was live, as upstream's idle probe.
+   */
+  private closeWithoutResume(): ResumeCommand[] {
+    if (this.streams.size > 0 || this.isToolContinuation) this.probeOnOpen = true;
+    const out: ResumeCommand[] = [];
+    for (const [id, s] of [...this.streams])
+      if (s.origin !== "local" && id !== this.continuationId) out.push(...this.end(id, "closed"));
+    return out;
   }
 
   /**
@@ -359,6 +403,7 @@ export class ResumeMachine {
       case "cf_agent_stream_pending":
         // A held probe has no timer to stretch: it is armed when the probe goes out.
         if (!this.probe?.sent || (frame.probeId !== undefined && frame.probeId !== this.probe.id)) return [];
+        if (frame.id !== undefined) this.probe.pendingId = frame.id;
         return [
           { type: "cancel-timer", probeId: this.probe.id },
           { type: "arm-timer", probeId: this.probe.id, ms: RESUME_PENDING_TIMEOUT_MS },
@@ -378,8 +423,12 @@ export class ResumeMachine {
       }
       return this.settle("stream", id);
     }
+    // With `resume: false` a stream is still taken when the app asked for it (`resumeStream()`), as upstream's.
     const wanted =
-      this.resumeEnabled || this.expectingContinuation || this.streams.get(id)?.origin === "local";
+      this.resumeEnabled ||
+      this.expectingContinuation ||
+      this.probe?.asked === true ||
+      this.streams.get(id)?.origin === "local";
     if (!wanted) return this.settle("none");
     this.acked.add(id);
     this.ended.delete(id);
@@ -399,7 +448,7 @@ export class ResumeMachine {
     return out;
   }
 
-  private end(id: string, reason: "done" | "error" | "idle"): ResumeCommand[] {
+  private end(id: string, reason: "done" | "error" | "idle" | "closed"): ResumeCommand[] {
     if (!this.streams.delete(id)) return [];
     this.ended.add(id);
     // Keep the set of ended ids bounded: only recent ids can still have frames in flight.
@@ -411,7 +460,7 @@ export class ResumeMachine {
     // reconnect's probe was answered with the stream that just ended, so ask again: the server answers idle
     // (ending it), or offers it, or says it is queued.
     const stale = [...this.streams.values()].some((s) => s.epoch !== this.epoch && s.epoch !== -1);
-    if (reason !== "idle" && stale) out.push(...this.startProbe("wait"));
+    if (reason !== "idle" && reason !== "closed" && stale) out.push(...this.startProbe("wait"));
     out.push(...this.sendHeldProbe());
     return out;
   }

@@ -28,6 +28,19 @@ export interface ToolApproval {
   descriptor?: unknown;
 }
 
+/**
+ * The approval id of a tool part that asks (or asked) for approval: its `approval.id`, else its tool call id,
+ * as the servers derive it for a part stored without one (an older or hand-seeded transcript,
+ * docs/protocol.md#approvals). Undefined for a part that never asked.
+ */
+export function approvalIdOf(part: ToolPartLike): string | undefined {
+  const id = (part.approval as { id?: unknown } | undefined)?.id;
+  if (typeof id === "string") return id;
+  const asked =
+    part.approval !== undefined || part.state === "approval-requested" || part.state === "approval-responded";
+  return asked && typeof part.toolCallId === "string" && part.toolCallId !== "" ? part.toolCallId : undefined;
+}
+
 /** UI-level state of a tool part, as the official helper names it. */
 export type ToolPartState =
   | "streaming"
@@ -146,12 +159,13 @@ export function selectPendingInteractions(
     for (const p of m.parts) {
       if (!isToolUIPart(p)) continue;
       const part = p as ToolPartLike;
-      if (part.state === "approval-requested" && part.approval?.id) {
+      const approvalId = part.state === "approval-requested" ? approvalIdOf(part) : undefined;
+      if (approvalId) {
         out.push({
           kind: "approval",
           messageId: m.id,
           toolCallId: part.toolCallId,
-          approvalId: part.approval.id,
+          approvalId,
           toolName: getToolName(part),
           part,
         });
@@ -173,14 +187,17 @@ export function selectPendingInteractions(
   return out;
 }
 
-/** Finds the tool call id behind an approval id: the wire is keyed by tool call id (docs/protocol.md#approvals). */
+/**
+ * Finds the tool call id behind an approval id: the wire is keyed by tool call id (docs/protocol.md#approvals).
+ * A part stored without an approval id answers to its tool call id, as on the server (`approvalIdOf`).
+ */
 export function findToolCallIdForApproval(
   messages: readonly UIMessage[],
   approvalId: string,
 ): string | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     for (const p of (messages[i] as UIMessage).parts) {
-      if (isToolUIPart(p) && (p as ToolPartLike).approval?.id === approvalId)
+      if (isToolUIPart(p) && approvalIdOf(p as ToolPartLike) === approvalId)
         return (p as ToolPartLike).toolCallId;
     }
   }

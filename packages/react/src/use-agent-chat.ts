@@ -85,8 +85,9 @@ const chatLifecycle = {
  * agent object for the same thread (a rotated token) keeps the chat.
  * Deliberate differences: `stop()` stops any live stream (also a resumed one or another tab's); failures,
  * including exceptions thrown by the app's callbacks, go to `onError` instead of being thrown or only
- * logged; client tools with `execute` run without `experimental_automaticToolResolution`; notifications are
- * coalesced to one per animation frame (`throttleMs`); every action keeps its identity. The README of
+ * logged; client tools with `execute` run without `experimental_automaticToolResolution`; streamed chunks are
+ * coalesced to one render per animation frame (`throttleMs`; app actions show at once); every action keeps its
+ * identity. The README of
  * `@runboard/react` lists them all.
  *
  * @example

@@ -278,3 +278,61 @@ describe("ChatApprovals when the socket closes with a decision unconfirmed (the 
     expect(chat.sent).toHaveLength(1);
   });
 });
+
+describe("ChatApprovals and an approval stored without an id (issue 30)", () => {
+  it("lists it under its tool call id, and a decision reaches the server for that call", () => {
+    // An older or hand-seeded transcript: the part asks for approval but carries no `approval` record. The
+    // servers answer it by its tool call id (docs/protocol.md#approvals).
+    const agent = scriptedAgent();
+    const seeded = msg("a1", [
+      {
+        type: "tool-processPayment",
+        toolCallId: "tc-old",
+        state: "approval-requested",
+        input: { amount: 1 },
+      },
+    ]);
+    const chat = new ChatSession({
+      agent,
+      getInitialMessages: null,
+      resume: false,
+      throttleMs: 0,
+      messages: [seeded],
+    });
+    disposers.push(() => chat.dispose());
+    const store = approvals({ chat, agent });
+    const [request] = store.getSnapshot();
+    expect(request).toMatchObject({ key: "tc-old", status: "requested" });
+    expect(request?.decide({ approved: true })).toBe(true);
+    expect(agent.sent.filter((f) => f.type === "cf_agent_tool_approval")).toEqual([
+      { type: "cf_agent_tool_approval", toolCallId: "tc-old", approved: true, autoContinue: true },
+    ]);
+    expect(chat.getSnapshot().messages[0]?.parts[0]).toMatchObject({
+      state: "approval-responded",
+      approval: { id: "tc-old", approved: true },
+    });
+  });
+
+  it("the chat store's addToolApprovalResponse takes the tool call id as the approval id", () => {
+    const agent = scriptedAgent();
+    const errors: string[] = [];
+    const chat = new ChatSession({
+      agent,
+      getInitialMessages: null,
+      resume: false,
+      throttleMs: 0,
+      onError: (e) => errors.push(e.message),
+      messages: [
+        msg("a1", [
+          { type: "tool-processPayment", toolCallId: "tc-old", state: "approval-requested", input: {} },
+        ]),
+      ],
+    });
+    disposers.push(() => chat.dispose());
+    chat.addToolApprovalResponse({ id: "tc-old", approved: false });
+    expect(errors).toEqual([]);
+    expect(agent.sent.filter((f) => f.type === "cf_agent_tool_approval")).toEqual([
+      { type: "cf_agent_tool_approval", toolCallId: "tc-old", approved: false, autoContinue: true },
+    ]);
+  });
+});

@@ -1,6 +1,7 @@
 import type { UIMessage } from "ai";
 import { describe, expect, it } from "vitest";
 import type { ServerFrame } from "../frames.ts";
+import { findToolCallIdForApproval } from "../tool-parts.ts";
 import { type ChatApprovalEntry, chatApprovalEntries, chatStatus, settledToolCallIds } from "./chat.ts";
 
 const msg = (id: string, parts: unknown[]): UIMessage =>
@@ -68,13 +69,27 @@ describe("chatApprovalEntries", () => {
     });
   });
 
-  it("leaves out tool parts that never asked, and approvals without an id", () => {
+  it("leaves out tool parts that never asked", () => {
     const parts = [
       { type: "tool-x", toolCallId: "x", state: "output-available", output: 1 },
-      { type: "tool-y", toolCallId: "y", state: "approval-requested", approval: {} },
       { type: "tool-z", toolCallId: "z", state: "input-available", approval: { id: "ap-z" } },
     ];
     expect(chatApprovalEntries([msg("m", parts)])).toEqual([]);
+  });
+
+  it("lists an approval stored without an id under its tool call id, the id the server gives it", () => {
+    // An older or hand-seeded transcript: the servers answer such a part by its tool call id
+    // (docs/protocol.md#approvals), so a card must be able to decide it.
+    const parts = [
+      { type: "tool-y", toolCallId: "y", state: "approval-requested", approval: {} },
+      { type: "tool-w", toolCallId: "w", state: "approval-requested", input: { n: 1 } },
+    ];
+    const entries = chatApprovalEntries([msg("m", parts)]);
+    expect(entries.map((e) => [e.approvalId, e.toolCallId, e.pending])).toEqual([
+      ["y", "y", true],
+      ["w", "w", true],
+    ]);
+    expect(findToolCallIdForApproval([msg("m", parts)], "w")).toBe("w");
   });
 
   it("leaves out an approval whose part has no tool call id: its answer could not name the tool call", () => {

@@ -6,7 +6,13 @@
 import type { UIMessage } from "ai";
 import type { ChatResponseFrame, ServerFrame } from "../frames.ts";
 import { type ChunkResult, parseChunkBody } from "../parse.ts";
-import { getToolName, isToolUIPart, selectPendingInteractions, type ToolPartLike } from "../tool-parts.ts";
+import {
+  approvalIdOf,
+  getToolName,
+  isToolUIPart,
+  selectPendingInteractions,
+  type ToolPartLike,
+} from "../tool-parts.ts";
 import { type DescriptorInfo, readDescriptor } from "./descriptor.ts";
 import { findExpiry } from "./expiry.ts";
 import type { ApprovalDecision, ApprovalOutcome, ApprovalStatus, ClaimedDecision } from "./request.ts";
@@ -63,8 +69,8 @@ export function approvalDecisionOf(part: ToolPartLike): ApprovalDecision | undef
 
 /**
  * Every approval tool part in the transcript, oldest first: pending ones (parallel tool calls give several per
- * message) and decided ones, so a card can show the outcome. Parts without an approval id cannot be answered
- * (the wire is keyed by it) and are left out. Which parts wait is `selectPendingInteractions`'s rule, the same
+ * message) and decided ones, so a card can show the outcome. A part stored without an approval id is listed
+ * under its tool call id, the id the server gives it. Which parts wait is `selectPendingInteractions`'s rule, the same
  * one the chat uses.
  */
 export function chatApprovalEntries(messages: readonly UIMessage[]): ChatApprovalEntry[] {
@@ -76,8 +82,9 @@ export function chatApprovalEntries(messages: readonly UIMessage[]): ChatApprova
     for (const p of m.parts) {
       if (!isToolUIPart(p)) continue;
       const part = p as ApprovalPart;
-      const approvalId = part.approval?.id;
-      if (typeof approvalId !== "string" || approvalId === "") continue;
+      // A part stored without an approval id answers to its tool call id, as on the server (`approvalIdOf`).
+      const approvalId = approvalIdOf(part);
+      if (approvalId === undefined || approvalId === "") continue;
       // Nor can a part without a tool call id: the answer names the tool call (`cf_agent_tool_approval`), and the
       // chat store refuses an approval it cannot map to one (found by the fuzz test: a card whose Approve failed).
       if (typeof part.toolCallId !== "string" || part.toolCallId === "") continue;
