@@ -1,0 +1,18 @@
+import ts from "typescript";
+import fs from "node:fs";
+const cfgPath = "test-support/drop-in-apps/tsconfig.official.json";
+let cfg = ts.getParsedCommandLineOfConfigFile(cfgPath, {}, {...ts.sys, onUnRecoverableConfigFileDiagnostic: console.log});
+let p = ts.createProgram(cfg.fileNames, cfg.options);
+let c = p.getTypeChecker();
+const server = p.getSourceFiles().find(f => f.fileName.endsWith("apps/server.ts"));
+let todo;
+ts.forEachChild(server, n => { if (ts.isClassDeclaration(n) && n.name.text === "TodoAgent") todo = c.getTypeAtLocation(n.name); });
+const keys = c.getPropertiesOfType(todo).map(s => s.name);
+console.log(keys.length);
+let s = `import type { f as RPCMethods } from "../../../node_modules/agents/dist/client-eSfgYvd3.js";\nimport type { TodoAgent } from "./server";\n`;
+keys.forEach((k,i)=> s += `export const k${i}: 0 extends (1 & keyof RPCMethods<Pick<TodoAgent, "${k}">>) ? "ANY" : "ok" = null!;\n`);
+fs.writeFileSync("test-support/drop-in-apps/apps/_dbg.ts", s);
+cfg = ts.getParsedCommandLineOfConfigFile(cfgPath, {}, {...ts.sys, onUnRecoverableConfigFileDiagnostic: console.log});
+p = ts.createProgram(cfg.fileNames, cfg.options); c = p.getTypeChecker();
+const sf = p.getSourceFiles().find(f => f.fileName.endsWith("_dbg.ts"));
+ts.forEachChild(sf, n => { if (ts.isVariableStatement(n)) { const d = n.declarationList.declarations[0]; const t = c.typeToString(c.getTypeAtLocation(d.name)); if (t !== '"ok"') console.log(keys[+d.name.text.slice(1)], t); }});
