@@ -105,7 +105,7 @@ export class ChatTurns<M extends UIMessage = UIMessage> {
             await prepareSendMessagesRequest({
               // As upstream: the connection's id (`_pk`).
               id: connectionIdOf(c.options.agent) ?? id,
-              messages,
+              messages: messages as M[],
               trigger,
               body: extra,
             })

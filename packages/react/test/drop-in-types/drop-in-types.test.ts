@@ -48,18 +48,12 @@ function compile(config: string): { program: ts.Program; errors: string[] } {
   return { program, errors };
 }
 
-/** Where `specifier`, imported by the app file `app`, resolved to in `program`. */
+/** Where `specifier`, imported by the app file `app`, resolves to under `program`'s options. */
 function resolvedFrom(program: ts.Program, app: string, specifier: string): string | undefined {
-  const file = program.getSourceFile(join(here, "apps", app));
-  const node = file?.statements.find(
-    (s): s is ts.ImportDeclaration =>
-      ts.isImportDeclaration(s) &&
-      ts.isStringLiteral(s.moduleSpecifier) &&
-      s.moduleSpecifier.text === specifier,
-  );
-  if (!file || !node) return undefined;
-  const r = program.getResolvedModuleFromModuleSpecifier(node.moduleSpecifier as ts.StringLiteral, file);
-  return r?.resolvedModule ? relative(root, r.resolvedModule.resolvedFileName) : undefined;
+  const file = join(here, "apps", app);
+  if (!program.getSourceFile(file)) return undefined;
+  const r = ts.resolveModuleName(specifier, file, program.getCompilerOptions(), ts.sys);
+  return r.resolvedModule ? relative(root, r.resolvedModule.resolvedFileName) : undefined;
 }
 
 const SPECIFIERS = [

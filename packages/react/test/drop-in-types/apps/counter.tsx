@@ -14,6 +14,12 @@ async function fetchToken(): Promise<string> {
   return res.text();
 }
 
+type CounterConnection = ReturnType<typeof useAgent<CounterState>>;
+
+function Badge({ agent }: { agent: CounterConnection }) {
+  return <span>{agent.identified ? agent.name : "…"}</span>;
+}
+
 export function Counter({ room, token }: { room: string; token: string }) {
   const [logs, setLogs] = useState<Log[]>([]);
   const [mcp, setMcp] = useState<MCPServersState>({ servers: {}, tools: [], prompts: [], resources: [] });
@@ -26,7 +32,7 @@ export function Counter({ room, token }: { room: string; token: string }) {
     host: "counter.example.workers.dev",
     query: { token },
     onOpen: () => log("info", "connected"),
-    onClose: (event) => log("info", `closed ${(event as CloseEvent).code}`),
+    onClose: (event) => log("info", `closed ${event.code} ${event.reason}`),
     onError: (event) => log("error", `socket error: ${event.type}`),
     onMessage: (message) => {
       if (typeof message.data === "string") log("info", message.data.slice(0, 40));
@@ -51,9 +57,17 @@ export function Counter({ room, token }: { room: string; token: string }) {
     debug: false,
   });
 
+  // Callbacks typed with the official types, memoized as the examples do.
+  const onMcpUpdate = useCallback((state: MCPServersState) => setMcp(state), []);
+  const onError = useCallback((error: Event) => console.error("WebSocket error:", error), []);
+  const onClose = useCallback((event: CloseEvent) => console.info(event.wasClean), []);
+
   // Async query with deps and a cache lifetime, and the routing options.
   const routed = useAgent<CounterState>({
     agent: "counter-agent",
+    onMcpUpdate,
+    onError,
+    onClose,
     basePath: "counters/current",
     path: "live",
     query: async () => ({ token: await fetchToken(), locale: null }),
@@ -108,6 +122,7 @@ export function Counter({ room, token }: { room: string; token: string }) {
         {count} {open ? "online" : "offline"} {url} {chain.length} {refused} {routed.state?.updatedBy}
         {Object.keys(mcp.servers).length} {agent.id}
       </p>
+      <Badge agent={agent} />
       <button type="button" onClick={increment}>
         +1
       </button>
