@@ -29,8 +29,8 @@ describe("the chat's callbacks, as the official types shape them", () => {
   });
 
   it("getInitialMessages gets agent and name as strings, also from a connection that names neither", async () => {
-    const agent = new FakeChatAgent() as FakeChatAgent & { agent?: string; name?: string };
-    delete agent.agent;
+    const agent = new FakeChatAgent();
+    Object.defineProperty(agent, "agent", { value: undefined });
     Object.defineProperty(agent, "name", { value: undefined });
     const calls: unknown[] = [];
     const chat = new ChatSession({
@@ -53,12 +53,9 @@ describe("the chat's callbacks, as the official types shape them", () => {
     agent.chunk({ type: "tool-input-available", toolCallId: "c1", toolName: "getLocation", input: {} });
     agent.chunk({ type: "finish" }, true);
     await until(() => chat.getSnapshot().status === "ready");
-    chat.addToolResult({
-      tool: "getLocation",
-      toolCallId: "c1",
-      state: "output-error",
-      errorText: "no GPS",
-    } as Parameters<typeof chat.addToolResult>[0]);
+    // The hook's type takes this form (`AddToolResultOptions`); the session passes it through.
+    const failure = { tool: "getLocation", toolCallId: "c1", state: "output-error", errorText: "no GPS" };
+    chat.addToolResult(failure as unknown as Parameters<typeof chat.addToolResult>[0]);
     const result = agent.sent.find((f) => f.type === "cf_agent_tool_result");
     expect(result).toMatchObject({ toolCallId: "c1", state: "output-error", errorText: "no GPS" });
     chat.dispose();
