@@ -43,18 +43,26 @@ afterEach(() => {
 
 const opened = () => FakeWebSocket.all.filter((s) => s.readyState === 1);
 
-describe("useAgent's onError, as the official hook's", () => {
-  const Agent = ({ hook, seen }: { hook: typeof useAgent; seen: Event[] }) => {
-    hook({
-      agent: "ChatAgent",
-      name: "errors",
-      host: "agents.example",
-      WebSocket: FakeWebSocket,
-      onError: (event: Event) => seen.push(event),
-    });
-    return null;
-  };
+/** Connects with `hook` (the official one or ours) and records what `onError` gets. */
+function Agent({ hook, seen }: { hook: typeof useAgent; seen: Event[] }) {
+  hook({
+    agent: "ChatAgent",
+    name: "errors",
+    host: "agents.example",
+    WebSocket: FakeWebSocket,
+    onError: (event: Event) => seen.push(event),
+  });
+  return null;
+}
 
+/** Chats with `hook` (the official one or ours) and records what `stop()` returns. */
+function Chat({ hook, results }: { hook: typeof useAgentChat; results: unknown[] }) {
+  const chat = hook({ agent: new FakeChatAgent() as never, getInitialMessages: null });
+  results.push(chat.stop());
+  return null;
+}
+
+describe("useAgent's onError, as the official hook's", () => {
   it("gets the socket's error as an Event, on both hooks", async () => {
     for (const hook of [useOfficialAgent as unknown as typeof useAgent, useAgent]) {
       const seen: Event[] = [];
@@ -91,16 +99,11 @@ describe("useAgent's onError, as the official hook's", () => {
 describe("useAgentChat's stop, as the AI SDK's", () => {
   it("returns a promise on both hooks", async () => {
     const results: unknown[] = [];
-    const Chat = ({ hook }: { hook: typeof useAgentChat }) => {
-      const chat = hook({ agent: new FakeChatAgent() as never, getInitialMessages: null });
-      results.push(chat.stop());
-      return null;
-    };
     for (const hook of [useOfficialAgentChat as unknown as typeof useAgentChat, useAgentChat]) {
       results.length = 0;
       const { unmount } = render(
         <Suspense fallback={null}>
-          <Chat hook={hook} />
+          <Chat hook={hook} results={results} />
         </Suspense>,
       );
       await waitFor(() => expect(results.length).toBeGreaterThan(0));
