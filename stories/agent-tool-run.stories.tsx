@@ -1,6 +1,6 @@
 import type { AgentClientOptions, AgentToolRuns, CallableAgent } from "@runboard/client";
 import { delay, milestone, progress, text } from "@runboard/mock-server/msw";
-import { getRunsForToolCall, type Part, type AgentToolRun as RunData } from "@runboard/protocol";
+import { getRunsForToolCall, type Part, type AgentToolRunState as RunData } from "@runboard/protocol";
 import {
   AgentToolRun,
   type NestedRuns,

@@ -1,4 +1,4 @@
-import type { AgentToolRun, ApprovalRequest } from "@runboard/protocol";
+import type { AgentToolRunState, ApprovalRequest } from "@runboard/protocol";
 import { MessageParts, type ToolPartProps } from "@runboard/react";
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import type { UIMessage } from "ai";
@@ -12,7 +12,7 @@ const msg = (id: string, parts: unknown[], extra: Partial<UIMessage> = {}): UIMe
   ({ id, role: "assistant", parts, ...extra }) as UIMessage;
 
 /** A finished child run of the `research` call below. */
-const childRun: AgentToolRun = {
+const childRun: AgentToolRunState = {
   runId: "run-1",
   agentType: "Researcher",
   parentToolCallId: "c-research",

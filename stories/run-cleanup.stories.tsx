@@ -2,7 +2,7 @@
  * Issue 15 §3 and §5 parts: Clear finished (and its failure), a detached dispatch's output linking to its tray
  * item, a run the concurrency limit refused, and a progress's own data through `Progress.Data`.
  */
-import type { AgentToolRunStatus, AgentToolRun as RunData } from "@runboard/protocol";
+import type { AgentToolRunStatus, AgentToolRunState as RunData } from "@runboard/protocol";
 import { AgentToolRun, Progress, RunTray } from "@runboard/react";
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { useState } from "react";

@@ -1,5 +1,5 @@
 import { type ChildRunSpec, delay, milestone, progress, type Step, text } from "@runboard/mock-server/msw";
-import { type AgentToolRun, recoveryFor } from "@runboard/protocol";
+import { type AgentToolRunState, recoveryFor } from "@runboard/protocol";
 import { Progress, RunTray, type RunTrayRootProps, useAgentChat, useAgentToolEvents } from "@runboard/react";
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { useEffect, useRef, useState } from "react";
@@ -213,7 +213,7 @@ function TrayStage({ word, stallAfterMs }: { word?: string; stallAfterMs?: numbe
   const agent = useStoryAgent({ agent: "RunTrayStoryAgent" });
   const chat = useAgentChat({ agent });
   const { unboundRuns } = useAgentToolEvents({ agent, storage: null });
-  const [drilled, setDrilled] = useState<AgentToolRun | null>(null);
+  const [drilled, setDrilled] = useState<AgentToolRunState | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const sent = useRef(false);
   useEffect(() => {
@@ -443,7 +443,7 @@ export const SeveralRuns: Story = {
 // ───────────────────────────── All states (static runs) ─────────────────────────────
 
 const at = Date.UTC(2026, 0, 1, 9, 30);
-const fixture = (runId: string, extra: Partial<AgentToolRun>): AgentToolRun => ({
+const fixture = (runId: string, extra: Partial<AgentToolRunState>): AgentToolRunState => ({
   runId,
   agentType: "Researcher",
   order: 0,
@@ -454,7 +454,7 @@ const fixture = (runId: string, extra: Partial<AgentToolRun>): AgentToolRun => (
   ...extra,
 });
 
-const MIXED: AgentToolRun[] = [
+const MIXED: AgentToolRunState[] = [
   fixture("s-running", {
     display: { name: "Research", icon: "🔎" },
     progress: { fraction: 0.6, phase: "reading", message: "Reading 2 sources", at },

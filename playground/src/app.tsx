@@ -4,7 +4,7 @@
  * The components ship no styles: the optional theme (@runboard/react/styles.css) draws them, playground.css the
  * app's own parts and shell.css the page around them (header, scrolling conversation, composer, side column).
  */
-import type { AgentToolRun as Run } from "@runboard/protocol";
+import type { AgentToolRunState as Run } from "@runboard/protocol";
 import {
   ChatStatus,
   useAgent,

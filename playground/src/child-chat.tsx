@@ -1,5 +1,5 @@
 /** Drill-in: a helper's own chat, opened under the parent agent and closed when the panel closes. */
-import type { AgentToolRun as Run } from "@runboard/protocol";
+import type { AgentToolRunState as Run } from "@runboard/protocol";
 import { useChildChat } from "@runboard/react";
 import { useEffect, useRef } from "react";
 import { AGENT_CLASS, AGENT_HOST, AGENT_NAME } from "./config.ts";

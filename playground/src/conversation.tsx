@@ -8,7 +8,7 @@ import type { AgentToolRuns } from "@runboard/client";
 import {
   type ApprovalRequest,
   isAgentEvent,
-  type AgentToolRun as Run,
+  type AgentToolRunState as Run,
   syncAgentToolRun,
   type ToolPartLike,
 } from "@runboard/protocol";

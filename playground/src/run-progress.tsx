@@ -1,5 +1,5 @@
 /** A child run's progress bar with its phase and message, from the `Progress` component. */
-import type { AgentToolRun as Run } from "@runboard/protocol";
+import type { AgentToolRunState as Run } from "@runboard/protocol";
 import { Progress } from "@runboard/react";
 
 export function RunProgress({ run }: { run: Run }) {

@@ -1,6 +1,6 @@
 /** A child run beside its tool call, built from `AgentToolRun`, `Progress` and `MilestoneTimeline`. */
 import type { AgentClientOptions, AgentToolRuns } from "@runboard/client";
-import { type AgentToolRun as Run, runTitle } from "@runboard/protocol";
+import { type AgentToolRunState as Run, runTitle } from "@runboard/protocol";
 import { AgentToolRun, MilestoneTimeline, type NestedRuns } from "@runboard/react";
 import { createContext, type ReactNode, useContext } from "react";
 import { RunProgress } from "./run-progress.tsx";

@@ -3,7 +3,7 @@
  * whose child still runs, enabled, each sending the agent's `retryAgentTool` callable; a failure is shown.
  */
 import type { AgentClient } from "@runboard/client";
-import type { AgentToolRun } from "@runboard/protocol";
+import type { AgentToolRunState } from "@runboard/protocol";
 import type { UseAgentToolEventsResult } from "@runboard/react";
 import { act, cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
@@ -12,7 +12,7 @@ import { Tray } from "./tray.tsx";
 
 afterEach(cleanup);
 
-const run = (runId: string, name: string, extra: Partial<AgentToolRun>): AgentToolRun => ({
+const run = (runId: string, name: string, extra: Partial<AgentToolRunState>): AgentToolRunState => ({
   runId,
   agentType: "Crawler",
   display: { name },

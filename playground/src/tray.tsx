@@ -4,7 +4,7 @@
  * `retryAgentTool` callable, open a run's own chat, dismiss finished ones.
  */
 import type { AgentClient } from "@runboard/client";
-import { type AgentToolRun as Run, recoveryFor, toolInputGist } from "@runboard/protocol";
+import { type AgentToolRunState as Run, recoveryFor, toolInputGist } from "@runboard/protocol";
 import { Progress, RunTray, type UseAgentToolEventsResult } from "@runboard/react";
 import { useState } from "react";
 import { StatusIcon } from "./status-icon.tsx";

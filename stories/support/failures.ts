@@ -3,10 +3,10 @@ import {
   AGENT_TOOL_FAILURE_REASON_TEXT,
   type AgentToolFailure,
   type AgentToolInterruptReason,
-  type AgentToolRun,
+  type AgentToolRunState,
 } from "@runboard/protocol";
 
-const base = (runId: string, name: string, failure: AgentToolFailure): AgentToolRun => ({
+const base = (runId: string, name: string, failure: AgentToolFailure): AgentToolRunState => ({
   runId,
   agentType: "Crawler",
   display: { name },
@@ -26,7 +26,7 @@ const base = (runId: string, name: string, failure: AgentToolFailure): AgentTool
 export const REASONS = Object.keys(AGENT_TOOL_FAILURE_REASON_TEXT) as AgentToolInterruptReason[];
 
 /** Failed, cancelled, each interrupt reason (the last two with the child still running) and a malformed one. */
-export const FAILURE_RUNS: AgentToolRun[] = [
+export const FAILURE_RUNS: AgentToolRunState[] = [
   base("f-error", "Verify invoice", {
     ok: false,
     status: "error",

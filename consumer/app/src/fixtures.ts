@@ -3,12 +3,17 @@
  * milestones, a background run, an approval with an expiry, a Live View session, server-injected messages).
  * Everything is derived from the props, so the server and the browser build the very same objects.
  */
-import type { AgentToolRun, ApprovalDecision, ApprovalRequest, LiveViewSession } from "@runboard/protocol";
+import type {
+  AgentToolRunState,
+  ApprovalDecision,
+  ApprovalRequest,
+  LiveViewSession,
+} from "@runboard/protocol";
 import type { AgentEventMessage } from "@runboard/react";
 import type { PageProps } from "./props.ts";
 
 /** A child run still working: progress at 60 %, two milestones reached. */
-export function runningRun(props: PageProps): AgentToolRun {
+export function runningRun(props: PageProps): AgentToolRunState {
   const { now } = props;
   return {
     runId: "agent-tool:call-research",
@@ -29,7 +34,7 @@ export function runningRun(props: PageProps): AgentToolRun {
 }
 
 /** A background run that finished with a summary. */
-export function finishedRun(props: PageProps): AgentToolRun {
+export function finishedRun(props: PageProps): AgentToolRunState {
   const { now } = props;
   return {
     runId: "agent-tool:call-summary",

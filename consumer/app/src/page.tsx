@@ -5,7 +5,7 @@
  * fed from fixture data. It renders on the server and hydrates in the browser.
  */
 import type { AgentToolRuns } from "@runboard/client";
-import { type ApprovalRequest, isToolUIPart, type AgentToolRun as Run } from "@runboard/protocol";
+import { type ApprovalRequest, isToolUIPart, type AgentToolRunState as Run } from "@runboard/protocol";
 import {
   AgentEvent,
   type AgentEventMessage,

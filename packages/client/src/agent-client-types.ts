@@ -15,6 +15,8 @@ export class AgentConnectionError extends Error {
     readonly code: number,
     /** The close reason the server gave. */
     readonly reason: string,
+    /** Whether the close handshake completed (the socket's `CloseEvent.wasClean`), as on the official error. */
+    readonly wasClean: boolean = true,
   ) {
     super(`Agent connection closed with ${code}${reason ? `: ${reason}` : ""}`);
   }

@@ -30,6 +30,18 @@ export type { AgentStub } from "./agent-rpc.ts";
 
 type Query = NonNullable<AgentAddress["query"]>;
 type Listener = (event: Event) => void;
+
+/** The events `addEventListener` delivers, typed as the socket's (and partysocket's) are. */
+export interface AgentSocketEventMap {
+  /** A frame (RPC replies excepted). */
+  message: MessageEvent;
+  /** The socket opened (also after each reconnect). */
+  open: Event;
+  /** The socket closed (reconnecting or not). */
+  close: CloseEvent;
+  /** The socket failed. */
+  error: Event;
+}
 type AnyMethods = Record<string, (...args: never[]) => unknown>;
 
 /** Drops undefined values, so partysocket's defaults apply to what the app did not set. */
@@ -384,15 +396,21 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
    * Listens to the socket: every `message` (except RPC replies, as the official client), and each `open`,
    * `close` and `error`, across reconnects. All listeners get the same event object.
    */
-  addEventListener(type: "message" | "open" | "close" | "error", fn: Listener): void {
+  addEventListener<K extends keyof AgentSocketEventMap>(
+    type: K,
+    fn: (event: AgentSocketEventMap[K]) => void,
+  ): void {
     const set = this.listeners.get(type) ?? new Set();
     this.listeners.set(type, set);
-    set.add(fn);
+    set.add(fn as Listener);
   }
 
   /** Stops listening. */
-  removeEventListener(type: "message" | "open" | "close" | "error", fn: Listener): void {
-    this.listeners.get(type)?.delete(fn);
+  removeEventListener<K extends keyof AgentSocketEventMap>(
+    type: K,
+    fn: (event: AgentSocketEventMap[K]) => void,
+  ): void {
+    this.listeners.get(type)?.delete(fn as Listener);
   }
 
   /** Closes and connects again (also after a terminal close). */
@@ -569,7 +587,7 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
     if (this.finalClose) {
       this.closedForGood = true;
       this.finalClose = false;
-      this.error = new AgentConnectionError(event.code, event.reason);
+      this.error = new AgentConnectionError(event.code, event.reason, event.wasClean !== false);
       this.options.onError?.(this.error);
       this.options.onConnectionError?.(this.error);
     }

@@ -5,11 +5,9 @@
  */
 import { encodeRpcRequest, type RpcResponseFrame } from "@runboard/protocol";
 import type { CallOptions, StreamCallbacks } from "./agent-client-types.ts";
+import type { AgentStub } from "./agent-methods.ts";
 
-/** `stub.method(...args)` as a promise of the method's (awaited) result. */
-export type AgentStub<M> = {
-  [K in keyof M]: M[K] extends (...a: infer A) => infer R ? (...a: A) => Promise<Awaited<R>> : never;
-};
+export type { AgentStub } from "./agent-methods.ts";
 
 /** A random id: a UUID where the platform has one. */
 export const randomId = (): string =>

@@ -7,7 +7,7 @@
  */
 import {
   type AgentToolApplyResult,
-  type AgentToolRun,
+  type AgentToolRunState,
   AgentToolRunsReducer,
   type AgentToolRunsState,
   agentAddressKey,
@@ -56,17 +56,17 @@ export interface AgentToolRunsOptions {
   /** The reason sent with a cancel. Default "Cancelled by the user". */
   cancelReason?: string;
   /** A cancel failed (the run reads running again). */
-  onCancelError?: (error: unknown, run: AgentToolRun) => void;
+  onCancelError?: (error: unknown, run: AgentToolRunState) => void;
   /** Runs the work of a failed run again your own way, instead of the agent's `retryMethod` callable. */
-  onRetry?: (run: AgentToolRun) => unknown;
+  onRetry?: (run: AgentToolRunState) => unknown;
   /** Re-attaches to an interrupted child that still runs your own way, instead of the `reconnectMethod` callable. */
-  onReconnect?: (run: AgentToolRun) => unknown;
+  onReconnect?: (run: AgentToolRunState) => unknown;
   /** The callable `retry` calls with `[runId]` (it re-dispatches the same run id). Default `retryAgentTool`. */
   retryMethod?: string;
   /** The callable `reconnect` calls with `[runId]`. Default: `retryMethod`. */
   reconnectMethod?: string;
   /** A retry or reconnect failed (the run can be retried again). */
-  onRetryError?: (error: unknown, run: AgentToolRun) => void;
+  onRetryError?: (error: unknown, run: AgentToolRunState) => void;
   /**
    * The callable `clearRuns` calls with no arguments to delete the agent's retained runs (on agents 0.32 a
    * `@callable()` calling `this.clearAgentToolRuns()`). Default `clearHelperRuns`. An agent without it is fine:
@@ -77,7 +77,7 @@ export interface AgentToolRunsOptions {
   onClearError?: (error: unknown) => void;
 }
 
-type Saved = Pick<AgentToolRun, "progress" | "milestones">;
+type Saved = Pick<AgentToolRunState, "progress" | "milestones">;
 
 function defaultStorage(): ProgressStorage | null {
   try {
@@ -114,7 +114,7 @@ export class AgentToolRuns {
   private prefix = "";
   private listening: AgentToolRunsOptions["agent"] | undefined;
   private readonly restored = new Map<string, Saved>();
-  private readonly merged = new WeakMap<AgentToolRun, AgentToolRun>();
+  private readonly merged = new WeakMap<AgentToolRunState, AgentToolRunState>();
   /** Runs already looked up in storage: a run without progress is read once, not on every frame. */
   private readonly checked = new Set<string>();
   /** Runs whose progress changed since it was last saved. */
@@ -200,7 +200,7 @@ export class AgentToolRuns {
   };
 
   /** Runs spawned by one chat tool call, in display order. */
-  getRunsForToolCall(toolCallId: string): readonly AgentToolRun[] {
+  getRunsForToolCall(toolCallId: string): readonly AgentToolRunState[] {
     return this.getSnapshot().runsByToolCallId[toolCallId] ?? [];
   }
 
@@ -209,7 +209,7 @@ export class AgentToolRuns {
    * it is asked; `actions` reads it `cancelling` until the run ends. False when nothing was sent (not running,
    * already on its way, unknown id, or an agent without `call`).
    */
-  cancel(run: AgentToolRun | string): boolean {
+  cancel(run: AgentToolRunState | string): boolean {
     const target = this.runOf(run);
     return target ? this.actions.cancel(target) : false;
   }
@@ -218,7 +218,7 @@ export class AgentToolRuns {
    * Sends one retry for a run whose recovery is a retry (`onRetry`, else the agent's `retryMethod` callable);
    * false when not offered or already on its way.
    */
-  retry(run: AgentToolRun | string): boolean {
+  retry(run: AgentToolRunState | string): boolean {
     const target = this.runOf(run);
     return target ? this.actions.retry(target) : false;
   }
@@ -227,7 +227,7 @@ export class AgentToolRuns {
    * Sends one reconnect for an interrupted run whose child still runs (`onReconnect`, else the agent's
    * `reconnectMethod` callable); false when not offered or already on its way.
    */
-  reconnect(run: AgentToolRun | string): boolean {
+  reconnect(run: AgentToolRunState | string): boolean {
     const target = this.runOf(run);
     return target ? this.actions.reconnect(target) : false;
   }
@@ -431,7 +431,7 @@ export class AgentToolRuns {
   }
 
   /** A run with the saved progress filled in when live frames have not brought any yet. */
-  private withSaved = (run: AgentToolRun): AgentToolRun => {
+  private withSaved = (run: AgentToolRunState): AgentToolRunState => {
     const saved = this.restored.get(run.runId);
     if (!saved || run.progress || run.milestones.length) return run;
     let out = this.merged.get(run);
@@ -472,7 +472,7 @@ export class AgentToolRuns {
     prevOut: AgentToolRunsState,
     changed: readonly string[],
   ): AgentToolRunsState {
-    const byId = Object.assign(Object.create(null) as Record<string, AgentToolRun>, prevOut.runsById);
+    const byId = Object.assign(Object.create(null) as Record<string, AgentToolRunState>, prevOut.runsById);
     const groups = new Set<string>();
     let unbound = false;
     for (const id of changed) {
@@ -486,7 +486,7 @@ export class AgentToolRuns {
     }
     if (!unbound && groups.size === 0) return prevOut;
     const byCall = Object.assign(
-      Object.create(null) as Record<string, readonly AgentToolRun[]>,
+      Object.create(null) as Record<string, readonly AgentToolRunState[]>,
       prevOut.runsByToolCallId,
     );
     for (const g of groups) byCall[g] = (s.runsByToolCallId[g] ?? []).map(this.withSaved);
@@ -499,9 +499,9 @@ export class AgentToolRuns {
 
   private mergeAll(s: AgentToolRunsState): AgentToolRunsState {
     // No prototype, as the reducer's own indexes: ids from the wire must not find `Object.prototype` members.
-    const byId = Object.create(null) as Record<string, AgentToolRun>;
+    const byId = Object.create(null) as Record<string, AgentToolRunState>;
     for (const [id, r] of Object.entries(s.runsById)) byId[id] = this.withSaved(r);
-    const byCall = Object.create(null) as Record<string, readonly AgentToolRun[]>;
+    const byCall = Object.create(null) as Record<string, readonly AgentToolRunState[]>;
     for (const [id, runs] of Object.entries(s.runsByToolCallId)) byCall[id] = runs.map(this.withSaved);
     return { runsById: byId, runsByToolCallId: byCall, unboundRuns: s.unboundRuns.map(this.withSaved) };
   }
@@ -512,7 +512,7 @@ export class AgentToolRuns {
     for (const fn of this.listeners) fn();
     // A run that ended is no longer cancelling: its cancel worked, or it ended on its own. Only runs that
     // changed can have ended since the last publish; their status is read without building the snapshot.
-    const changed: AgentToolRun[] = [];
+    const changed: AgentToolRunState[] = [];
     for (const id of this.touched) {
       const run = this.reducer.peekRun(id);
       if (run) changed.push(run);
@@ -521,7 +521,7 @@ export class AgentToolRuns {
     this.actions.settle(changed);
   }
 
-  private runOf(run: AgentToolRun | string): AgentToolRun | undefined {
+  private runOf(run: AgentToolRunState | string): AgentToolRunState | undefined {
     return typeof run === "string" ? this.getSnapshot().runsById[run] : run;
   }
 

@@ -5,7 +5,7 @@
  */
 import { type ChatResponseFrame, FrameType, readSessionStatus, type ServerFrame } from "@runboard/protocol";
 import type { UIMessage } from "ai";
-import type { ChatCore } from "./chat-core.ts";
+import { type ChatCore, nanoid } from "./chat-core.ts";
 import { schemaViolation } from "./chat-schemas.ts";
 import { readChunk, readFrame } from "./frame-source.ts";
 
@@ -152,7 +152,8 @@ export class ChatIntake<M extends UIMessage = UIMessage> {
       if (f.outcome !== "aborted") {
         const message = c.list.messages.find((m) => m.id === messageId) as M | undefined;
         const finish = {
-          message,
+          // As the AI SDK's: a response that wrote nothing still ends with its (empty) assistant message.
+          message: message ?? ({ id: messageId ?? nanoid(16), role: "assistant", parts: [] } as unknown as M),
           messages: c.list.messages.slice() as M[],
           isAbort: false,
           isDisconnect: false,
@@ -191,7 +192,10 @@ export class ChatIntake<M extends UIMessage = UIMessage> {
       });
       if (out.messageId) c.streamMessage.set(f.id, out.messageId);
       if (out.effect.kind === "data") {
-        const part = { ...out.effect.part, transient: out.effect.transient };
+        // A `data-*` part as the message type declares it (its schema, if any, was checked on the way in).
+        const part = { ...out.effect.part, transient: out.effect.transient } as Parameters<
+          NonNullable<typeof c.options.onData>
+        >[0];
         c.callApp("onData", () => c.options.onData?.(part));
       }
     }

@@ -62,10 +62,24 @@ export class ToolAnswers<M extends UIMessage = UIMessage> {
   }
 
   /** See `ChatSession.addToolResult`. */
-  addToolResult(o: { tool: string; toolCallId: string; output: unknown }): void {
+  addToolResult(o: {
+    tool: string;
+    toolCallId: string;
+    output?: unknown;
+    state?: "output-available" | "output-error";
+    errorText?: string;
+  }): void {
     const { c } = this;
     const pendingBefore = this.pendingConfirmations();
-    this.addToolOutput({ toolCallId: o.toolCallId, toolName: o.tool, output: o.output });
+    // The AI SDK's form also carries a failure (`state: "output-error"`, `errorText`), as `addToolOutput` does.
+    const { tool, toolCallId, output, state, errorText } = o;
+    this.addToolOutput({
+      toolCallId,
+      toolName: tool,
+      output,
+      ...(state ? { state } : {}),
+      ...(errorText ? { errorText } : {}),
+    });
     if (c.options.autoContinueAfterToolResult !== false) return;
     const waitForAll = c.options.autoSendAfterAllConfirmationsResolved !== false;
     // Upstream counts the calls pending before this result, so a result for a call outside the set still sends.

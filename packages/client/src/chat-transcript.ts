@@ -202,8 +202,9 @@ export class TranscriptSync<M extends UIMessage = UIMessage> {
     const url = agentBaseUrl(agent);
     if (getInitialMessages) {
       const messages = await getInitialMessages({
-        ...(agent.agent === undefined ? {} : { agent: agent.agent }),
-        ...(agent.name === undefined ? {} : { name: agent.name }),
+        // Strings always, as the official hook passes them (a connection object naming neither gives "").
+        agent: agent.agent ?? "",
+        name: agent.name ?? "",
         ...(url === undefined ? {} : { url }),
       });
       return checkTranscript(messages);

@@ -202,7 +202,7 @@ export class ChatTurns<M extends UIMessage = UIMessage> {
             await prepareSendMessagesRequest({
               // As upstream: the connection's id (`_pk`).
               id: connectionIdOf(c.options.agent) ?? id,
-              messages,
+              messages: messages as M[],
               trigger,
               messageId,
               body: extra,

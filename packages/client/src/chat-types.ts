@@ -3,7 +3,7 @@
  * socket-like object it talks through.
  */
 import type { CompactionSummary, MessageBranch, SessionStatus } from "@runboard/protocol";
-import type { CreateUIMessage, FileUIPart, UIMessage } from "ai";
+import type { ChatOnDataCallback, ChatOnFinishCallback, CreateUIMessage, FileUIPart, UIMessage } from "ai";
 import type { ChatSchemas } from "./chat-schemas.ts";
 import type { ClientTool } from "./client-tools.ts";
 
@@ -116,6 +116,61 @@ export interface ChatRequestOptions {
   metadata?: unknown;
 }
 
+/**
+ * What `prepareSendMessagesRequest` is called with (the official type, under its name). Upstream's HTTP fields
+ * (`requestMetadata`, `credentials`, `headers`, `api`) are in the type and never set: the request travels on
+ * the agent's socket.
+ */
+export interface PrepareSendMessagesRequestOptions<M extends UIMessage = UIMessage> {
+  /** The connection's id (`_pk`), as upstream passes it. */
+  id: string;
+  /** The transcript the request carries. Read it; the chat owns it. */
+  messages: M[];
+  /** A new user turn, or a regenerate. */
+  trigger: "submit-message" | "regenerate-message";
+  /** The message an edit replaced or a regenerate started from (`messageId` of the call), as upstream. */
+  messageId?: string;
+  /** Not set here (an HTTP transport's request metadata). */
+  requestMetadata?: unknown;
+  /** The body so far (`body` and `clientTools`). */
+  body?: Record<string, unknown>;
+  /** Not set here (an HTTP transport's). */
+  credentials?: RequestCredentials;
+  /** Not set here (an HTTP transport's). */
+  headers?: HeadersInit;
+  /** Not set here (an HTTP transport's). */
+  api?: string;
+}
+
+/**
+ * What `prepareSendMessagesRequest` returns (the official type, under its name): `body` is merged into the
+ * request; `headers`, `credentials` and `api` are accepted and have no effect on a socket.
+ */
+export interface PrepareSendMessagesRequestResult {
+  /** Fields merged over the request's body. */
+  body?: Record<string, unknown>;
+  /** No effect: a socket frame has no headers. */
+  headers?: HeadersInit;
+  /** No effect on a socket. */
+  credentials?: RequestCredentials;
+  /** No effect on a socket. */
+  api?: string;
+}
+
+/** A chat request that ended, as `onTurnEnd` gets it (the official `ChatTurnEndEvent`). */
+export interface ChatTurnEndEvent {
+  /** The request's id. */
+  requestId: string;
+  /** The ids of the trailing user messages the request carried, when the server says. */
+  messageIds?: string[];
+  /** How it ended. */
+  outcome: "completed" | "error" | "aborted" | "skipped";
+  /** The error text, with `outcome: "error"`. */
+  error?: string;
+  /** The end was replayed to this tab on (re)connect. */
+  replay: boolean;
+}
+
 /** A tool call handed to `onToolCall`. */
 export interface ToolCallInfo {
   /** The call's id, to answer it with `addToolOutput`. */
@@ -125,6 +180,14 @@ export interface ToolCallInfo {
   /** The arguments the model gave. */
   input: unknown;
 }
+
+/** `onToolCall` (the official `OnToolCallCallback`): a tool call waiting for input, and how to answer it. */
+export type OnToolCallCallback = (options: {
+  /** The call to answer. */
+  toolCall: ToolCallInfo;
+  /** Answers it (or denies it with `state: "output-error"`). */
+  addToolOutput: (o: Omit<AddToolOutputOptions, "toolName">) => void;
+}) => void | Promise<void>;
 
 /** What `addToolOutput` sends for one tool call. */
 export interface AddToolOutputOptions {
@@ -196,7 +259,7 @@ export interface ChatSessionOptions<M extends UIMessage = UIMessage> extends Cha
    * address is pending (an async `query` still resolving). `null` skips it. Also used to read the transcript
    * again after a reconnect finds that a stream this tab was showing ended while it was away.
    */
-  getInitialMessages?: null | ((options: { agent?: string; name?: string; url?: string }) => Promise<M[]>);
+  getInitialMessages?: null | ((options: { agent: string; name: string; url?: string }) => Promise<M[]>);
   /** Starting messages, shown before the transcript loads. */
   messages?: M[];
   /**
@@ -210,18 +273,9 @@ export interface ChatSessionOptions<M extends UIMessage = UIMessage> extends Cha
    * Changes a request's body before it is sent: what it returns in `body` is merged over `body` and the
    * client tool schemas. A callback that throws fails the turn (reported through `onError`).
    */
-  prepareSendMessagesRequest?: (options: {
-    /** The connection's id (`_pk`), as upstream passes it. */
-    id: string;
-    /** The transcript the request carries. */
-    messages: readonly M[];
-    /** A new user turn, or a regenerate. */
-    trigger: "submit-message" | "regenerate-message";
-    /** The message an edit replaced or a regenerate started from (`messageId` of the call), as upstream. */
-    messageId: string | undefined;
-    /** The body so far (`body` and `clientTools`). */
-    body: Record<string, unknown>;
-  }) => { body?: Record<string, unknown> } | Promise<{ body?: Record<string, unknown> }>;
+  prepareSendMessagesRequest?: (
+    options: PrepareSendMessagesRequestOptions<M>,
+  ) => PrepareSendMessagesRequestResult | Promise<PrepareSendMessagesRequestResult>;
   /**
    * Client tools. Those with `execute` are announced to the server as `clientTools` and run in the page
    * when the model calls them, once per call, without `experimental_automaticToolResolution` (upstream needs
@@ -233,10 +287,7 @@ export interface ChatSessionOptions<M extends UIMessage = UIMessage> extends Cha
    * answer it with `addToolOutput`. Wins over a tool's `execute`. What it throws is reported through
    * `onError` (upstream rethrows into React) and the call stays the app's to answer.
    */
-  onToolCall?: (options: {
-    toolCall: ToolCallInfo;
-    addToolOutput: (o: Omit<AddToolOutputOptions, "toolName">) => void;
-  }) => void | Promise<void>;
+  onToolCall?: OnToolCallCallback;
   /** Send `autoContinue` with tool results and approvals so the server continues the turn. Default true. */
   autoContinueAfterToolResult?: boolean;
   /**
@@ -261,19 +312,17 @@ export interface ChatSessionOptions<M extends UIMessage = UIMessage> extends Cha
   cancelOnClientAbort?: boolean;
   /** Send `setMessages` to the server. Default true (Think ignores it). */
   syncMessagesToServer?: boolean;
-  /** Each `data-*` chunk, transient ones included. What it throws is reported through `onError`. */
-  onData?: (part: { type: string; id?: string; data: unknown; transient?: boolean }) => void;
   /**
-   * A response ended (not stopped): the message it wrote, the transcript, and how it ended, as AI SDK's.
-   * Called before `onTurnEnd`.
+   * Each `data-*` chunk, transient ones included, typed by the message type's data parts as the AI SDK's. What
+   * it throws is reported through `onError`.
    */
-  onFinish?: (options: {
-    message: M | undefined;
-    messages: M[];
-    isAbort: boolean;
-    isDisconnect: boolean;
-    isError: boolean;
-  }) => void;
+  onData?: ChatOnDataCallback<M>;
+  /**
+   * A response ended (not stopped): the message it wrote (an empty assistant message when it wrote none), the
+   * transcript, and how it ended, as the AI SDK's (`finishReason` is not known here: undefined). Called
+   * before `onTurnEnd`.
+   */
+  onFinish?: ChatOnFinishCallback<M>;
   /**
    * Wire errors, turn errors, transcript load failures, tool failures and exceptions thrown by the app's own
    * callbacks. Nothing is thrown into the app.
@@ -283,18 +332,7 @@ export interface ChatSessionOptions<M extends UIMessage = UIMessage> extends Cha
    * Once per chat request that ends (this tab's, another tab's, a server turn, or one replayed on reconnect),
    * with the user message ids it carried: settle optimistic sends by the ids the client minted.
    */
-  onTurnEnd?: (event: {
-    /** The request's id. */
-    requestId: string;
-    /** The ids of the trailing user messages the request carried, when the server says. */
-    messageIds?: string[];
-    /** How it ended. */
-    outcome: "completed" | "error" | "aborted" | "skipped";
-    /** The error text, with `outcome: "error"`. */
-    error?: string;
-    /** The end was replayed to this tab on (re)connect. */
-    replay: boolean;
-  }) => void;
+  onTurnEnd?: (event: ChatTurnEndEvent) => void;
   /** Credentials mode of the `get-messages` request. */
   credentials?: RequestCredentials;
   /** Headers of the `get-messages` request. */

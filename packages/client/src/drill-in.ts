@@ -1,5 +1,5 @@
 /** Drill-in: a child run is a real sub-agent with its own chat; open it like any agent (docs/protocol.md#drill-in). */
-import type { AgentToolRun } from "@runboard/protocol";
+import type { AgentToolRunState } from "@runboard/protocol";
 import { AgentClient, type AgentClientOptions } from "./agent-client.ts";
 import { ChatSession, type ChatSessionOptions } from "./chat-session.ts";
 
@@ -9,7 +9,7 @@ import { ChatSession, type ChatSessionOptions } from "./chat-session.ts";
  */
 export function openChildChat(
   parent: AgentClientOptions,
-  run: Pick<AgentToolRun, "subAgent">,
+  run: Pick<AgentToolRunState, "subAgent">,
   chat: Omit<ChatSessionOptions, "agent"> = {},
   { lazy = false }: { lazy?: boolean } = {},
 ) {

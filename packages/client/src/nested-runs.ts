@@ -6,7 +6,7 @@
  * so a run that ended before it was followed is shown too. Following is recursive (follow a followed child's
  * run) and bounded, since every level is one more open socket.
  */
-import type { AgentToolRun } from "@runboard/protocol";
+import type { AgentToolRunState } from "@runboard/protocol";
 import { AgentClient, type AgentClientOptions } from "./agent-client.ts";
 import { AgentToolRuns, type AgentToolRunsOptions } from "./agent-tool-runs.ts";
 
@@ -90,7 +90,7 @@ export class ChildFollower {
    */
   follow(
     from: AgentClientOptions | FollowedChild,
-    run: Pick<AgentToolRun, "subAgent">,
+    run: Pick<AgentToolRunState, "subAgent">,
     { lazy = false }: { lazy?: boolean } = {},
   ): FollowedChild | null {
     const followed = isFollowed(from);

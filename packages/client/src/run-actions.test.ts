@@ -3,12 +3,12 @@
  * and reconnect gating, and what this client saw of a run, per instance. Also through an `AgentToolRuns`
  * store fed agent-tool frames, as `useAgentToolEvents` holds it.
  */
-import type { AgentToolEvent, AgentToolEventFrame, AgentToolRun } from "@runboard/protocol";
+import type { AgentToolEvent, AgentToolEventFrame, AgentToolRunState } from "@runboard/protocol";
 import { describe, expect, it, vi } from "vitest";
 import { AgentToolRuns } from "./agent-tool-runs.ts";
 import { RunActions } from "./run-actions.ts";
 
-const run = (runId: string, extra: Partial<AgentToolRun> = {}): AgentToolRun => ({
+const run = (runId: string, extra: Partial<AgentToolRunState> = {}): AgentToolRunState => ({
   runId,
   agentType: "Researcher",
   order: 0,

@@ -7,7 +7,7 @@
  * A view subscribes to `getSnapshot()` and calls the actions; it decides nothing itself.
  */
 import {
-  type AgentToolRun,
+  type AgentToolRunState,
   canCancel,
   observeRun,
   type RunTimes,
@@ -25,7 +25,7 @@ export interface CallableAgent {
 /** How the actions reach the agent, and who hears back. Every field is optional. */
 export interface RunActionHandlers {
   /** Cancels a run your own way (a callable of yours). Wins over `agent`. A throw or a rejected promise is a failed cancel. */
-  onCancel?: ((run: AgentToolRun) => unknown) | undefined;
+  onCancel?: ((run: AgentToolRunState) => unknown) | undefined;
   /** Cancel calls `agent.call(cancelMethod, [runId, cancelReason])`. */
   agent?: CallableAgent | undefined;
   /** The callable that cancels a run. Default `cancelAgentTool`. */
@@ -33,17 +33,17 @@ export interface RunActionHandlers {
   /** The reason sent with a cancel. Default "Cancelled by the user". */
   cancelReason?: string | undefined;
   /** A cancel failed: the run reads running again and can be cancelled again. */
-  onError?: ((error: unknown, run: AgentToolRun) => void) | undefined;
+  onError?: ((error: unknown, run: AgentToolRunState) => void) | undefined;
   /**
    * Runs the work again your own way. Wins over `agent`. Offered for runs whose recovery is a retry. A throw or
    * a rejected promise is a failed retry.
    */
-  onRetry?: ((run: AgentToolRun) => unknown) | undefined;
+  onRetry?: ((run: AgentToolRunState) => unknown) | undefined;
   /**
    * Re-attaches to a child that is still running your own way. Wins over `agent`. Offered for interrupted runs
    * whose child runs on. A throw or a rejected promise is a failed reconnect.
    */
-  onReconnect?: ((run: AgentToolRun) => unknown) | undefined;
+  onReconnect?: ((run: AgentToolRunState) => unknown) | undefined;
   /**
    * The callable retry calls with `[runId]`: it re-dispatches the same run id (on agents 0.32,
    * `runAgentTool(cls, { runId })` re-attaches to the run's child and collects its real end). Default
@@ -53,7 +53,7 @@ export interface RunActionHandlers {
   /** The callable reconnect calls with `[runId]`. Default: the `retryMethod`, since re-dispatching re-attaches. */
   reconnectMethod?: string | undefined;
   /** A retry or reconnect failed: the run can be retried again. Default: `onError`. */
-  onRetryError?: ((error: unknown, run: AgentToolRun) => void) | undefined;
+  onRetryError?: ((error: unknown, run: AgentToolRunState) => void) | undefined;
 }
 
 /** What the actions' subscribers read. A new object whenever it changes. */
@@ -106,7 +106,7 @@ export class RunActions {
   }
 
   /** A cancel can be sent now: there is a way to send it, the run is running, and none is on its way. */
-  canCancel(run: AgentToolRun, via?: RunActionHandlers): boolean {
+  canCancel(run: AgentToolRunState, via?: RunActionHandlers): boolean {
     return this.canSendCancel(via) && canCancel(run, this.snapshot.cancelling);
   }
 
@@ -115,7 +115,7 @@ export class RunActions {
    * `settle`), or, when the call fails, reads running again and `onError` hears why. Returns false when
    * nothing was sent (see `canCancel`).
    */
-  cancel(run: AgentToolRun, via?: RunActionHandlers): boolean {
+  cancel(run: AgentToolRunState, via?: RunActionHandlers): boolean {
     if (!this.canCancel(run, via)) return false;
     const h = this.handlers(via);
     this.setCancelling(run.runId, true);
@@ -141,7 +141,7 @@ export class RunActions {
   }
 
   /** Runs that ended leave `cancelling` (their cancel worked, or they ended on their own). */
-  settle(runs: readonly AgentToolRun[]): void {
+  settle(runs: readonly AgentToolRunState[]): void {
     const next = settleCancelling(this.snapshot.cancelling, runs);
     const recovering = this.settleRecovering(runs);
     if (next !== this.snapshot.cancelling || recovering !== this.snapshot.recovering)
@@ -157,7 +157,7 @@ export class RunActions {
    * Retry is offered when the run's recovery is a retry (`recoveryFor`), there is `onRetry` or an `agent`, and
    * no retry or reconnect of it is on its way.
    */
-  canRetry(run: AgentToolRun, via?: RunActionHandlers): boolean {
+  canRetry(run: AgentToolRunState, via?: RunActionHandlers): boolean {
     const h = this.handlers(via);
     return this.canRecover(run, "retry", h.onRetry !== undefined || h.agent !== undefined);
   }
@@ -167,7 +167,7 @@ export class RunActions {
    * the run reads recovering until the call answers or the run moves on; a failed call makes it retryable
    * again and `onError` hears why. Returns false when nothing was sent (see `canRetry`).
    */
-  retry(run: AgentToolRun, via?: RunActionHandlers): boolean {
+  retry(run: AgentToolRunState, via?: RunActionHandlers): boolean {
     if (!this.canRetry(run, via)) return false;
     const h = this.handlers(via);
     const method = h.retryMethod ?? DEFAULT_RETRY_METHOD;
@@ -179,7 +179,7 @@ export class RunActions {
    * Reconnect is offered for an interrupted run whose child still runs, when there is `onReconnect` or an
    * `agent` and no retry or reconnect of it is on its way.
    */
-  canReconnect(run: AgentToolRun, via?: RunActionHandlers): boolean {
+  canReconnect(run: AgentToolRunState, via?: RunActionHandlers): boolean {
     const h = this.handlers(via);
     return this.canRecover(run, "reconnect", h.onReconnect !== undefined || h.agent !== undefined);
   }
@@ -188,7 +188,7 @@ export class RunActions {
    * Sends one reconnect for `run` (`onReconnect`, else `agent.call(reconnectMethod, [runId])`), with the same
    * in-flight and failure rules as `retry`. Returns false when nothing was sent (see `canReconnect`).
    */
-  reconnect(run: AgentToolRun, via?: RunActionHandlers): boolean {
+  reconnect(run: AgentToolRunState, via?: RunActionHandlers): boolean {
     if (!this.canReconnect(run, via)) return false;
     const h = this.handlers(via);
     const method = h.reconnectMethod ?? h.retryMethod ?? DEFAULT_RETRY_METHOD;
@@ -196,11 +196,11 @@ export class RunActions {
     return true;
   }
 
-  private canRecover(run: AgentToolRun, kind: "retry" | "reconnect", canSend: boolean): boolean {
+  private canRecover(run: AgentToolRunState, kind: "retry" | "reconnect", canSend: boolean): boolean {
     return canSend && recoveryFor(run) === kind && !this.snapshot.recovering.has(run.runId);
   }
 
-  private recover(run: AgentToolRun, h: RunActionHandlers, send: () => unknown) {
+  private recover(run: AgentToolRunState, h: RunActionHandlers, send: () => unknown) {
     this.setRecovering(run.runId, true);
     let sent: Promise<unknown>;
     try {
@@ -218,7 +218,7 @@ export class RunActions {
     );
   }
 
-  private settleRecovering(runs: readonly AgentToolRun[]): ReadonlySet<string> {
+  private settleRecovering(runs: readonly AgentToolRunState[]): ReadonlySet<string> {
     const before = this.snapshot.recovering;
     if (before.size === 0) return before;
     let next: Set<string> | undefined;
@@ -239,7 +239,7 @@ export class RunActions {
    * What this client saw of `run` at `now`: its start and end times and its last signal (a new run object is
    * a frame for it). A run first seen finished (a replay) has no known start.
    */
-  observe(run: AgentToolRun, now = Date.now()): TrackedRun {
+  observe(run: AgentToolRunState, now = Date.now()): TrackedRun {
     const before = this.seen.get(run.runId);
     const next = observeRun(before, run, now);
     if (next !== before) {
@@ -253,7 +253,7 @@ export class RunActions {
   }
 
   /** `observe(run, now).times`: when this client saw `run` start and end. */
-  timesOf(run: AgentToolRun, now = Date.now()): RunTimes {
+  timesOf(run: AgentToolRunState, now = Date.now()): RunTimes {
     return this.observe(run, now).times;
   }
 

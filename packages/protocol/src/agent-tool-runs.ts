@@ -32,6 +32,12 @@
  */
 import type { UIMessageChunk } from "ai";
 import { type AgentToolFailure, failureOfRunEnd, sameFailure } from "./agent-tool-failure.ts";
+import type {
+  AgentToolMilestone,
+  AgentToolRunProgress,
+  AgentToolRunState,
+  AgentToolRunStatus,
+} from "./agent-tool-run-state.ts";
 import {
   applyChunkToParts,
   copyOnWriteTarget,
@@ -40,67 +46,16 @@ import {
   type PartContext,
   type PartsTarget,
 } from "./chunk-applier.ts";
-import type { AgentToolDisplay, AgentToolEventFrame, AgentToolInterruptReason } from "./frames.ts";
+import type { AgentToolEventFrame } from "./frames.ts";
 import { parseChunkBody } from "./parse.ts";
 
-/** Lifecycle status of a child run. */
-export type AgentToolRunStatus = "running" | "completed" | "error" | "aborted" | "interrupted";
-
-/** The latest progress of a run. `at` is the client's receive time, or the server time of a milestone. */
-export interface AgentToolRunProgress {
-  fraction?: number;
-  message?: string;
-  phase?: string;
-  data?: unknown;
-  /** Set when the snapshot came from a milestone. */
-  milestone?: string;
-  at: number;
-}
-
-/** A milestone a run reached. `sequence` is the child's own milestone ordinal; `at` is server time. */
-export interface AgentToolMilestone {
-  name: string;
-  sequence: number;
-  at: number;
-  fraction?: number;
-  message?: string;
-  phase?: string;
-  data?: unknown;
-}
-
-/** One child run as a UI sees it. */
-export interface AgentToolRun {
-  runId: string;
-  agentType: string;
-  parentToolCallId?: string;
-  inputPreview?: unknown;
-  order: number;
-  display?: AgentToolDisplay;
-  status: AgentToolRunStatus;
-  /** The child's own message parts, built with the chat chunk rules. */
-  parts: readonly Part[];
-  summary?: string;
-  error?: string;
-  reason?: AgentToolInterruptReason | string;
-  childStillRunning?: boolean;
-  /**
-   * Why the run did not complete, once it did not: the parent tool part's failure envelope when it was seen
-   * (`applyToolOutput`), else built from the terminal event. docs/protocol.md#agent-tool-failure-envelope.
-   */
-  failure?: AgentToolFailure;
-  /** Whether running the same work again may help: set with `failure` (agents 0.32: only `interrupted`). */
-  retryable?: boolean;
-  progress?: AgentToolRunProgress;
-  milestones: readonly AgentToolMilestone[];
-  /** Where to connect to drill in: `sub: [{ agent, name }]` under the parent agent. */
-  subAgent: { agent: string; name: string };
-}
+export * from "./agent-tool-run-state.ts";
 
 /** The published state: the shape of the official `useAgentToolEvents`. */
 export interface AgentToolRunsState {
-  runsById: Readonly<Record<string, AgentToolRun>>;
-  runsByToolCallId: Readonly<Record<string, readonly AgentToolRun[]>>;
-  unboundRuns: readonly AgentToolRun[];
+  runsById: Readonly<Record<string, AgentToolRunState>>;
+  runsByToolCallId: Readonly<Record<string, readonly AgentToolRunState[]>>;
+  unboundRuns: readonly AgentToolRunState[];
 }
 
 /** What applying one frame did. */
@@ -119,7 +74,7 @@ export interface AgentToolRunsOptions {
 }
 
 interface RunBook {
-  run: AgentToolRun;
+  run: AgentToolRunState;
   storedHigh: number;
   progressSeq: number;
   progressIds: Set<string>;
@@ -157,9 +112,9 @@ const record = <T>(from?: Readonly<Record<string, T>>): Record<string, T> =>
   Object.assign(Object.create(null) as Record<string, T>, from);
 
 const EMPTY_STATE: AgentToolRunsState = Object.freeze({
-  runsById: Object.freeze(record<AgentToolRun>()),
-  runsByToolCallId: Object.freeze(record<readonly AgentToolRun[]>()),
-  unboundRuns: Object.freeze([]) as readonly AgentToolRun[],
+  runsById: Object.freeze(record<AgentToolRunState>()),
+  runsByToolCallId: Object.freeze(record<readonly AgentToolRunState[]>()),
+  unboundRuns: Object.freeze([]) as readonly AgentToolRunState[],
 });
 
 /**
@@ -171,8 +126,8 @@ const isTime = (v: unknown): v is number => typeof v === "number" && Math.abs(v)
 
 /** Compares runs for display: `order` ascending, then `runId`. */
 export function compareRuns(
-  a: Pick<AgentToolRun, "order" | "runId">,
-  b: Pick<AgentToolRun, "order" | "runId">,
+  a: Pick<AgentToolRunState, "order" | "runId">,
+  b: Pick<AgentToolRunState, "order" | "runId">,
 ) {
   return a.order - b.order || (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0);
 }
@@ -200,18 +155,18 @@ function insertSorted<T>(list: T[], item: T, before: (a: T, b: T) => boolean): n
 }
 
 const milestoneBefore = (a: AgentToolMilestone, b: AgentToolMilestone) => a.sequence < b.sequence;
-const runBefore = (a: AgentToolRun, b: AgentToolRun) => compareRuns(a, b) < 0;
+const runBefore = (a: AgentToolRunState, b: AgentToolRunState) => compareRuns(a, b) < 0;
 
 /**
  * Puts a run into a group kept in display order, replacing the previous object of the same run. A run's
  * `order` and `runId` never change, so its place is found by binary search instead of re-sorting the group.
  */
-function placeRun(list: AgentToolRun[], run: AgentToolRun): void {
+function placeRun(list: AgentToolRunState[], run: AgentToolRunState): void {
   let lo = 0;
   let hi = list.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (runBefore(list[mid] as AgentToolRun, run)) lo = mid + 1;
+    if (runBefore(list[mid] as AgentToolRunState, run)) lo = mid + 1;
     else hi = mid;
   }
   if (list[lo]?.runId === run.runId) list[lo] = run;
@@ -251,7 +206,7 @@ export class AgentToolRunsReducer {
     const runsByToolCallId = record(prev.runsByToolCallId);
     let unboundRuns = prev.unboundRuns;
     // Group arrays copied during this read, so a group with several changed runs is copied once.
-    const fresh = new Set<readonly AgentToolRun[]>();
+    const fresh = new Set<readonly AgentToolRunState[]>();
     for (const id of this.changed) {
       const book = this.books.get(id);
       if (!book) continue;
@@ -265,7 +220,7 @@ export class AgentToolRunsReducer {
         if (g === undefined) unboundRuns = list;
         else runsByToolCallId[g] = list;
       }
-      placeRun(list as AgentToolRun[], run);
+      placeRun(list as AgentToolRunState[], run);
     }
     this.published = { runsById, runsByToolCallId, unboundRuns };
     this.snapshotChanges = [...this.changed];
@@ -279,13 +234,15 @@ export class AgentToolRunsReducer {
    * One run as it is now, without publishing a snapshot (reading `state` copies the id index). The object
    * may still change in place until the next `state` read: read it, do not keep it.
    */
-  peekRun(runId: string): AgentToolRun | undefined {
+  peekRun(runId: string): AgentToolRunState | undefined {
     return this.books.get(runId)?.run;
   }
 
   /** Runs spawned by one tool call, in display order. */
-  getRunsForToolCall(toolCallId: string): readonly AgentToolRun[] {
-    return this.state.runsByToolCallId[toolCallId] ?? (EMPTY_STATE.unboundRuns as readonly AgentToolRun[]);
+  getRunsForToolCall(toolCallId: string): readonly AgentToolRunState[] {
+    return (
+      this.state.runsByToolCallId[toolCallId] ?? (EMPTY_STATE.unboundRuns as readonly AgentToolRunState[])
+    );
   }
 
   /** Forgets everything (the official `resetLocalState`); the next connect replays retained runs. */
@@ -426,7 +383,7 @@ export class AgentToolRunsReducer {
         return { kind: "ignored", runId: ev.runId, reason: "run already ended" };
       return { kind: "duplicate", runId: ev.runId };
     }
-    const run: AgentToolRun = {
+    const run: AgentToolRunState = {
       runId: ev.runId,
       agentType: ev.agentType,
       order: typeof ev.order === "number" ? ev.order : 0,
@@ -591,7 +548,7 @@ export class AgentToolRunsReducer {
   }
 
   /** The run as a mutable object, copied first if it was published. */
-  private writable(book: RunBook): AgentToolRun & { parts: Part[] } {
+  private writable(book: RunBook): AgentToolRunState & { parts: Part[] } {
     this.changed.add(book.run.runId);
     if (!this.owned.has(book.run)) {
       const copy = { ...book.run, parts: book.run.parts.slice() };
@@ -599,6 +556,6 @@ export class AgentToolRunsReducer {
       this.owned.add(copy.parts);
       book.run = copy;
     }
-    return book.run as AgentToolRun & { parts: Part[] };
+    return book.run as AgentToolRunState & { parts: Part[] };
   }
 }

@@ -59,23 +59,60 @@ export interface StateErrorFrame {
   error: string;
 }
 
+/**
+ * The MCP SDK's own shapes inside the MCP list (capabilities, tools, prompts, resources), passed through as the
+ * server sent them and not checked here: `any` beyond the fields named, so the list can be handed to code
+ * typed with the official `MCPServersState` (docs/protocol.md#mcp-servers).
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the MCP SDK's types, which this package does not depend on
+type McpPassThrough = any;
+
 /** One MCP server as the agent reports it. */
 export interface McpServer {
   name: string;
   server_url: string;
   auth_url: string | null;
   state: "authenticating" | "connecting" | "connected" | "discovering" | "ready" | "failed";
-  error?: string | null;
-  instructions?: string | null;
-  capabilities?: unknown;
+  /** Why it failed, or null. */
+  error: string | null;
+  instructions: string | null;
+  /** What the server declared it supports (the MCP SDK's `ServerCapabilities`), null until it connected. */
+  capabilities: { [capability: string]: McpPassThrough } | null;
 }
 
-/** The agent's MCP servers and what they expose. */
+/** A tool an MCP server exposes (the MCP SDK's `Tool`), with the id of that server. */
+export interface McpTool {
+  serverId: string;
+  name: string;
+  description?: string;
+  inputSchema: { type: "object"; [key: string]: McpPassThrough };
+  [field: string]: McpPassThrough;
+}
+
+/** A prompt an MCP server exposes (the MCP SDK's `Prompt`), with the id of that server. */
+export interface McpPrompt {
+  serverId: string;
+  name: string;
+  description?: string;
+  [field: string]: McpPassThrough;
+}
+
+/** A resource an MCP server exposes (the MCP SDK's `Resource`), with the id of that server. */
+export interface McpResource {
+  serverId: string;
+  uri: string;
+  name: string;
+  description?: string;
+  mimeType?: string;
+  [field: string]: McpPassThrough;
+}
+
+/** The agent's MCP servers and what they expose, as the official `MCPServersState`. */
 export interface McpServersState {
   servers: Record<string, McpServer>;
-  tools: unknown[];
-  prompts: unknown[];
-  resources: unknown[];
+  tools: McpTool[];
+  prompts: McpPrompt[];
+  resources: McpResource[];
 }
 
 /** Server → client, on connect and on change. */

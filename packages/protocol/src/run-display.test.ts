@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AgentToolRun } from "./agent-tool-runs.ts";
+import type { AgentToolRunState } from "./agent-tool-runs.ts";
 import {
   getRunsForToolCall,
   interruptReasonLabel,
@@ -11,7 +11,7 @@ import {
   valueText,
 } from "./run-display.ts";
 
-const run = (over: Partial<AgentToolRun> = {}): AgentToolRun => ({
+const run = (over: Partial<AgentToolRunState> = {}): AgentToolRunState => ({
   runId: "r1",
   agentType: "Researcher",
   order: 0,

@@ -4,7 +4,7 @@
  * client saw of a run's start and end. Pure, so every view (the React parts, a tray, a log, another
  * framework's adapter) shows runs the same way.
  */
-import type { AgentToolRun, AgentToolRunStatus, AgentToolRunsState } from "./agent-tool-runs.ts";
+import type { AgentToolRunState, AgentToolRunStatus, AgentToolRunsState } from "./agent-tool-runs.ts";
 
 /** True once a run will not change status on its own again (`interrupted` can still be replaced). */
 export function isRunFinished(status: AgentToolRunStatus): boolean {
@@ -12,13 +12,13 @@ export function isRunFinished(status: AgentToolRunStatus): boolean {
 }
 
 /** The name a person sees: `agentTool({ displayName })` when the server sent one, else the class name. */
-export function runTitle(run: Pick<AgentToolRun, "display" | "agentType">): string {
+export function runTitle(run: Pick<AgentToolRunState, "display" | "agentType">): string {
   const name = run.display?.name;
   return typeof name === "string" && name.trim() !== "" ? name : run.agentType;
 }
 
 /** The icon the server chose (`agentTool({ icon })`), if it is a non-empty string. */
-export function runIcon(run: Pick<AgentToolRun, "display">): string | undefined {
+export function runIcon(run: Pick<AgentToolRunState, "display">): string | undefined {
   const icon = run.display?.icon;
   return typeof icon === "string" && icon !== "" ? icon : undefined;
 }
@@ -59,7 +59,7 @@ export type RunRecovery = "retry" | "reconnect";
  * flag counts as retryable when interrupted). A failed (`error`), a cancelled and a completed run offer neither.
  */
 export function recoveryFor(
-  run: Pick<AgentToolRun, "status" | "childStillRunning" | "retryable">,
+  run: Pick<AgentToolRunState, "status" | "childStillRunning" | "retryable">,
 ): RunRecovery | null {
   if (run.status === "running" || run.status === "completed") return null;
   if (run.status === "interrupted" && run.childStillRunning) return "reconnect";
@@ -113,7 +113,7 @@ export function truncateText(
   return { text: `${text.slice(0, end).trimEnd()}…`, truncated: true };
 }
 
-const NO_RUNS: readonly AgentToolRun[] = Object.freeze([]);
+const NO_RUNS: readonly AgentToolRunState[] = Object.freeze([]);
 
 /**
  * The runs to show beside a chat tool part: matched on `part.toolCallId` (the docs' `type === "tool-call"`
@@ -122,7 +122,7 @@ const NO_RUNS: readonly AgentToolRun[] = Object.freeze([]);
 export function getRunsForToolCall(
   state: Pick<AgentToolRunsState, "runsByToolCallId">,
   part: { toolCallId?: unknown } | string,
-): readonly AgentToolRun[] {
+): readonly AgentToolRunState[] {
   const id = typeof part === "string" ? part : part.toolCallId;
   if (typeof id !== "string") return NO_RUNS;
   return state.runsByToolCallId[id] ?? NO_RUNS;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AgentToolRun, AgentToolRunStatus } from "./agent-tool-runs.ts";
+import type { AgentToolRunState, AgentToolRunStatus } from "./agent-tool-runs.ts";
 import {
   activeCount,
   canCancel,
@@ -21,7 +21,7 @@ import {
   withDismissed,
 } from "./run-tray-rules.ts";
 
-const run = (runId: string, status: AgentToolRunStatus = "running", extra: Partial<AgentToolRun> = {}) =>
+const run = (runId: string, status: AgentToolRunStatus = "running", extra: Partial<AgentToolRunState> = {}) =>
   ({
     runId,
     agentType: "Researcher",
@@ -32,7 +32,7 @@ const run = (runId: string, status: AgentToolRunStatus = "running", extra: Parti
     milestones: [],
     subAgent: { agent: "Researcher", name: runId },
     ...extra,
-  }) as AgentToolRun;
+  }) as AgentToolRunState;
 
 describe("status", () => {
   it("reads cancelling only while the run still runs", () => {
@@ -95,7 +95,7 @@ describe("trackRuns", () => {
   it("does not know when a run first seen finished started, and forgets runs no longer listed", () => {
     const t = trackRuns(new Map(), [run("a", "completed"), run("b")], 50);
     expect(t.get("a")?.times.startedAt).toBeNull();
-    expect([...trackRuns(t, [t.get("b")?.run as AgentToolRun], 60).keys()]).toEqual(["b"]);
+    expect([...trackRuns(t, [t.get("b")?.run as AgentToolRunState], 60).keys()]).toEqual(["b"]);
   });
 });
 

@@ -4,7 +4,7 @@
  * cancels are in flight. Pure (no timers: the caller passes the time), so they are tested without a UI and
  * shared by every view of runs.
  */
-import type { AgentToolRun, AgentToolRunStatus } from "./agent-tool-runs.ts";
+import type { AgentToolRunState, AgentToolRunStatus } from "./agent-tool-runs.ts";
 import { observeRunTimes, RUN_STATUS_LABELS, type RunTimes, runTitle } from "./run-display.ts";
 
 /** A run's status as the run parts show it: a running run whose cancel was sent reads `cancelling`. */
@@ -40,7 +40,7 @@ export function isStalled(
 
 /** What this client saw of a run: its times and when it last changed (the protocol has no timestamps). */
 export interface TrackedRun {
-  run: AgentToolRun;
+  run: AgentToolRunState;
   times: RunTimes;
   /** The last time this client saw the run change: a new run object means a frame arrived for it. */
   lastSignalAt: number;
@@ -51,7 +51,7 @@ export interface TrackedRun {
  * object per applied frame) is a signal at `now`, and its status may start or end its times. Returns `prev`
  * itself when the object is the one already seen.
  */
-export function observeRun(prev: TrackedRun | undefined, run: AgentToolRun, now: number): TrackedRun {
+export function observeRun(prev: TrackedRun | undefined, run: AgentToolRunState, now: number): TrackedRun {
   if (prev && prev.run === run) return prev;
   return { run, times: observeRunTimes(prev?.times, run.status, now), lastSignalAt: now };
 }
@@ -62,7 +62,7 @@ export function observeRun(prev: TrackedRun | undefined, run: AgentToolRun, now:
  */
 export function trackRuns(
   prev: ReadonlyMap<string, TrackedRun>,
-  runs: readonly AgentToolRun[],
+  runs: readonly AgentToolRunState[],
   now: number,
 ): ReadonlyMap<string, TrackedRun> {
   let changed = prev.size !== runs.length;
@@ -77,32 +77,35 @@ export function trackRuns(
 }
 
 /** Only finished runs can be dismissed: a running one would vanish while it still works. */
-export function canDismiss(run: Pick<AgentToolRun, "status">): boolean {
+export function canDismiss(run: Pick<AgentToolRunState, "status">): boolean {
   return run.status !== "running";
 }
 
 /** The dismissed ids with this run added, or the same list when it cannot be or already is dismissed. */
-export function withDismissed(dismissed: readonly string[], run: AgentToolRun): readonly string[] {
+export function withDismissed(dismissed: readonly string[], run: AgentToolRunState): readonly string[] {
   if (!canDismiss(run) || dismissed.includes(run.runId)) return dismissed;
   return [...dismissed, run.runId];
 }
 
 /** The runs the list shows: all but the dismissed finished ones (a dismissed id that runs again shows). */
-export function visibleRuns(runs: readonly AgentToolRun[], dismissed: readonly string[]): AgentToolRun[] {
+export function visibleRuns(
+  runs: readonly AgentToolRunState[],
+  dismissed: readonly string[],
+): AgentToolRunState[] {
   if (dismissed.length === 0) return [...runs];
   const hidden = new Set(dismissed);
   return runs.filter((r) => !(hidden.has(r.runId) && canDismiss(r)));
 }
 
 /** How many runs are still working (the badge). */
-export function activeCount(runs: readonly Pick<AgentToolRun, "status">[]): number {
+export function activeCount(runs: readonly Pick<AgentToolRunState, "status">[]): number {
   let n = 0;
   for (const r of runs) if (r.status === "running") n++;
   return n;
 }
 
 /** `Research finished`, `Research failed: <error>`, `Research was cancelled`, `Research was interrupted`. */
-export function runEndAnnouncement(run: AgentToolRun): string {
+export function runEndAnnouncement(run: AgentToolRunState): string {
   const name = runTitle(run);
   const error = run.error?.trim();
   switch (run.status) {
@@ -126,10 +129,10 @@ export function runEndAnnouncement(run: AgentToolRun): string {
  */
 export function observeEndings(
   watched: ReadonlyMap<string, AgentToolRunStatus>,
-  runs: readonly AgentToolRun[],
-): { watched: ReadonlyMap<string, AgentToolRunStatus>; ended: AgentToolRun[] } {
+  runs: readonly AgentToolRunState[],
+): { watched: ReadonlyMap<string, AgentToolRunStatus>; ended: AgentToolRunState[] } {
   let next: Map<string, AgentToolRunStatus> | undefined;
-  const ended: AgentToolRun[] = [];
+  const ended: AgentToolRunState[] = [];
   for (const run of runs) {
     const before = watched.get(run.runId);
     if (before === run.status) continue;
@@ -142,18 +145,18 @@ export function observeEndings(
 }
 
 /** The runs seen running now: where `observeEndings` starts at mount. */
-export function watchRunning(runs: readonly AgentToolRun[]): ReadonlyMap<string, AgentToolRunStatus> {
+export function watchRunning(runs: readonly AgentToolRunState[]): ReadonlyMap<string, AgentToolRunStatus> {
   return new Map(runs.filter((r) => r.status === "running").map((r) => [r.runId, r.status]));
 }
 
 /** Several endings at once, in one sentence each. */
-export function endingsAnnouncement(ended: readonly AgentToolRun[]): string {
+export function endingsAnnouncement(ended: readonly AgentToolRunState[]): string {
   return ended.map(runEndAnnouncement).join(". ");
 }
 
 /** A cancel can be sent for a running run whose cancel is not already on its way. */
 export function canCancel(
-  run: Pick<AgentToolRun, "status" | "runId">,
+  run: Pick<AgentToolRunState, "status" | "runId">,
   cancelling: ReadonlySet<string>,
 ): boolean {
   return run.status === "running" && !cancelling.has(run.runId);
@@ -178,7 +181,7 @@ export function withCancelling(
  */
 export function settleCancelling(
   cancelling: ReadonlySet<string>,
-  runs: readonly Pick<AgentToolRun, "status" | "runId">[],
+  runs: readonly Pick<AgentToolRunState, "status" | "runId">[],
 ): ReadonlySet<string> {
   if (cancelling.size === 0) return cancelling;
   let next: Set<string> | undefined;

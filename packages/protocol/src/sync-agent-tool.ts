@@ -4,7 +4,7 @@
  * `{ prompt, tool_allowlist?, model? }` and ONE text result, the child's final text cut to about 5,000
  * characters. No agent-tool events exist, so the run is read from the tool part alone.
  */
-import type { AgentToolRun, AgentToolRunStatus } from "./agent-tool-runs.ts";
+import type { AgentToolRunState, AgentToolRunStatus } from "./agent-tool-runs.ts";
 
 /** The tool's name in caliban. */
 export const SYNC_AGENT_TOOL_NAME = "AgentTool";
@@ -33,7 +33,7 @@ export interface SyncAgentToolCall {
 }
 
 /** A run record for AgentToolRun, carrying the call it was read from. */
-export interface SyncAgentToolRun extends AgentToolRun {
+export interface SyncAgentToolRun extends AgentToolRunState {
   sync: SyncAgentToolCall;
 }
 

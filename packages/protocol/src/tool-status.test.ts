@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AgentToolRun } from "./agent-tool-runs.ts";
+import type { AgentToolRunState } from "./agent-tool-runs.ts";
 import { humanizeToolName, runSummaryText, toolInputGist, toolStatus } from "./tool-status.ts";
 
 describe("toolStatus: a tool part's state in a person's words", () => {
@@ -37,7 +37,7 @@ describe("toolStatus: a tool part's state in a person's words", () => {
   });
 
   it("an agent tool's call with its output says how its child runs ended", () => {
-    const run = (status: AgentToolRun["status"], name?: string) => ({
+    const run = (status: AgentToolRunState["status"], name?: string) => ({
       status,
       agentType: "Verifier",
       ...(name ? { display: { name } } : {}),
@@ -111,7 +111,7 @@ describe("runSummaryText: the summary agents glues from text parts reads as para
         { type: "text", text },
         ...(i === 0 ? [{ type: "tool-gatherSources", toolCallId: "t", state: "output-available" }] : []),
       ]),
-    }) as unknown as Pick<AgentToolRun, "summary" | "parts">;
+    }) as unknown as Pick<AgentToolRunState, "summary" | "parts">;
 
   it("splits a summary that is the run's text parts glued together", () => {
     const r = run("Researching now.Summary: found 2 sources", [

@@ -4,7 +4,7 @@
  * has no words for (`processPayment` → "Process payment", with its first plain inputs), and a child run's
  * summary with its text parts kept apart. Pure, so every view says the same.
  */
-import type { AgentToolRun } from "./agent-tool-runs.ts";
+import type { AgentToolRunState } from "./agent-tool-runs.ts";
 import { runTitle } from "./run-display.ts";
 import type { ToolPartLike } from "./tool-parts.ts";
 
@@ -34,7 +34,7 @@ export interface ToolStatusOptions {
    * say where it stands: "Running…" while one still runs, "Failed: <helper> failed", "<helper> was
    * interrupted" or "<helper> was cancelled" for the first that did not complete, "Done" when all completed.
    */
-  runs?: readonly Pick<AgentToolRun, "status" | "agentType" | "display">[];
+  runs?: readonly Pick<AgentToolRunState, "status" | "agentType" | "display">[];
 }
 
 /** Where a finished agent-tool call stands by its runs, or undefined when they all completed (or there are none). */
@@ -155,7 +155,7 @@ function jsonObjectText(text: string): object | undefined {
  * that way, they are given back as paragraphs (joined with a blank line); any other summary (the app's own,
  * `formatDetachedCompletion`, a cut one) is returned as it is. Empty without a summary.
  */
-export function runSummaryText(run: Pick<AgentToolRun, "summary" | "parts">): string {
+export function runSummaryText(run: Pick<AgentToolRunState, "summary" | "parts">): string {
   const summary = typeof run.summary === "string" ? run.summary : "";
   if (summary === "") return "";
   const texts: string[] = [];

@@ -6,9 +6,9 @@
  * loads, except while hydrating server HTML (then the transcript loads after mount, so the markup matches).
  */
 import {
+  type AgentConnectionError,
   CHAT_SESSION,
   ChatSession,
-  type ChatSessionOptions,
   type ChatSnapshot,
   chatThreadKey,
   type TranscriptResult,
@@ -17,12 +17,9 @@ import type { UIMessage } from "ai";
 import { use, useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from "react";
 import { useOwned } from "./lifetime.ts";
 import { useHydrated } from "./primitives/use-hydrated.ts";
+import type { UseAgentChatOptions, UseAgentChatResult } from "./use-agent-chat-types.ts";
 
-/**
- * The options of `useAgentChat`: the official `@cloudflare/ai-chat/react` hook's, with the same names and
- * meanings (each one is documented on `ChatSessionOptions`). They are read fresh on every render.
- */
-export type UseAgentChatOptions<M extends UIMessage = UIMessage> = ChatSessionOptions<M>;
+export * from "./use-agent-chat-types.ts";
 
 type Actions =
   | "sendMessage"
@@ -39,23 +36,6 @@ type Actions =
   | "clearError"
   | "experimental_removeQueuedMessage"
   | "experimental_sendQueuedMessageNow";
-
-/**
- * What `useAgentChat` returns, as the official hook: the chat's state (`messages`, `status`, `error`, the
- * streaming flags) and its actions (`sendMessage`, `regenerate`, `stop`, `setMessages`, `clearHistory`,
- * `addToolOutput`, `addToolApprovalResponse`, …), each keeping its identity across renders. Runboard adds the
- * statuses a person should see (`serverStream`, `recoveryGaveUp`, `session`, `isCompacting`, `compaction`)
- * and Think's branches (`branches`, `selectBranch`, `refreshBranches`).
- */
-export type UseAgentChatResult<M extends UIMessage = UIMessage> = ChatSnapshot<M> &
-  Pick<ChatSession<M>, Actions> & {
-    /** The chat's id. */
-    id: string;
-    /** The connection's error from `useAgent` (a refused or failed socket), as the official hook returns it. */
-    connectionError: Error | null;
-    /** The session behind the result, for the approval stores (not an official field). */
-    [CHAT_SESSION]: ChatSession<M>;
-  };
 
 /**
  * First transcripts in flight or loaded, by thread, kept across the renders of one mount (a render that
@@ -105,8 +85,8 @@ const chatLifecycle = {
  * // <Suspense fallback="Loading…"><Chat room="room-1" /></Suspense>
  * ```
  */
-export function useAgentChat<M extends UIMessage = UIMessage>(
-  options: UseAgentChatOptions<M>,
+export function useAgentChat<State = unknown, M extends UIMessage = UIMessage>(
+  options: UseAgentChatOptions<State, M>,
 ): UseAgentChatResult<M> {
   // Keyed as the official hook keys its chat: agent path and route, never the URL's query (`chatThreadKey`).
   const thread = chatThreadKey(options.agent);
@@ -160,25 +140,29 @@ export function useAgentChat<M extends UIMessage = UIMessage>(
 
   const [snapshot, reads] = useReadSnapshot(session);
   const actions = useMemo(
-    () => ({
-      sendMessage: session.sendMessage.bind(session),
-      regenerate: session.regenerate.bind(session),
-      stop: session.stop.bind(session),
-      clearHistory: session.clearHistory.bind(session),
-      setMessages: session.setMessages.bind(session),
-      addToolOutput: session.addToolOutput.bind(session),
-      addToolResult: session.addToolResult.bind(session),
-      addToolApprovalResponse: session.addToolApprovalResponse.bind(session),
-      resumeStream: session.resumeStream.bind(session),
-      selectBranch: session.selectBranch.bind(session),
-      refreshBranches: session.refreshBranches.bind(session),
-      clearError: session.clearError.bind(session),
-      experimental_removeQueuedMessage: session.experimental_removeQueuedMessage.bind(session),
-      experimental_sendQueuedMessageNow: session.experimental_sendQueuedMessageNow.bind(session),
-    }),
+    // The session's methods take what the official types allow; the object's type says it as they do.
+    () =>
+      ({
+        sendMessage: session.sendMessage.bind(session),
+        regenerate: session.regenerate.bind(session),
+        // A promise, as the AI SDK's `stop`, so `stop().then(…)` works.
+        stop: () => Promise.resolve(session.stop()),
+        clearHistory: session.clearHistory.bind(session),
+        setMessages: session.setMessages.bind(session),
+        addToolOutput: session.addToolOutput.bind(session),
+        addToolResult: session.addToolResult.bind(session),
+        addToolApprovalResponse: session.addToolApprovalResponse.bind(session),
+        resumeStream: session.resumeStream.bind(session),
+        selectBranch: session.selectBranch.bind(session),
+        refreshBranches: session.refreshBranches.bind(session),
+        clearError: session.clearError.bind(session),
+        experimental_removeQueuedMessage: session.experimental_removeQueuedMessage.bind(session),
+        experimental_sendQueuedMessageNow: session.experimental_sendQueuedMessageNow.bind(session),
+      }) as unknown as ChatActions<M>,
     [session],
   );
-  const connectionError = (options.agent as { connectionError?: Error | null }).connectionError ?? null;
+  const connectionError =
+    (options.agent as { connectionError?: AgentConnectionError | null }).connectionError ?? null;
   // A new result object whenever a field this component read changed (`snapshot` is then a new object), so
   // memoized children that are handed the chat re-render; otherwise the same object.
   // biome-ignore lint/correctness/useExhaustiveDependencies: `snapshot` is the change signal, read through `reads`
@@ -247,7 +231,7 @@ function useReadSnapshot<M extends UIMessage>(session: ChatSession<M>): [ChatSna
   return [useSyncExternalStore(session.subscribe, select, select), r];
 }
 
-type ChatActions<M extends UIMessage> = Pick<ChatSession<M>, Actions>;
+type ChatActions<M extends UIMessage> = Pick<UseAgentChatResult<M>, Actions>;
 
 /**
  * The hook's result: the snapshot's fields as enumerable getters (so `{ ...chat }` and destructuring work as
@@ -256,7 +240,7 @@ type ChatActions<M extends UIMessage> = Pick<ChatSession<M>, Actions>;
 function resultOf<M extends UIMessage>(
   r: Reads<M>,
   actions: ChatActions<M>,
-  connectionError: Error | null,
+  connectionError: AgentConnectionError | null,
 ): UseAgentChatResult<M> {
   const { session } = r;
   const read = <K extends SnapshotField>(k: K): ChatSnapshot<M>[K] => {
@@ -265,7 +249,7 @@ function resultOf<M extends UIMessage>(
   };
   return {
     get messages() {
-      return read("messages");
+      return read("messages") as M[];
     },
     get status() {
       return read("status");
@@ -286,7 +270,7 @@ function resultOf<M extends UIMessage>(
       return read("isRecovering");
     },
     get experimental_queuedMessages() {
-      return read("experimental_queuedMessages");
+      return read("experimental_queuedMessages") as M[];
     },
     get serverStream() {
       return read("serverStream");

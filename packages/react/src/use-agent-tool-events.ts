@@ -5,17 +5,24 @@
  * agent keeps the runs seen so far, as the official hook's state does.
  */
 import { AgentToolRuns, type AgentToolRunsOptions } from "@runboard/client";
-import type { AgentToolRun, AgentToolRunsState } from "@runboard/protocol";
+import type { AgentToolRunPart, AgentToolRunState, Part } from "@runboard/protocol";
 import { useEffect, useMemo, useSyncExternalStore } from "react";
 import { useOwned } from "./lifetime.ts";
 
 /**
  * What `useAgentToolEvents` returns, as the official hook: the runs by id, by the tool call that spawned them,
- * and those not bound to a tool call yet; plus the store, for the selector hook `useAgentToolRun`.
+ * and those not bound to a tool call yet; plus the store, for the selector hook `useAgentToolRun`. `P` types the
+ * runs' parts, as the official hook's type argument. The arrays are the store's: read them, do not change them.
  */
-export interface UseAgentToolEventsResult extends AgentToolRunsState {
+export interface UseAgentToolEventsResult<P extends AgentToolRunPart = Part> {
+  /** Every run, by id. */
+  runsById: Record<string, AgentToolRunState<P>>;
+  /** The runs each chat tool call spawned, in display order. */
+  runsByToolCallId: Record<string, AgentToolRunState<P>[]>;
+  /** Runs not bound to a tool call yet, in display order. */
+  unboundRuns: AgentToolRunState<P>[];
   /** The runs one chat tool call spawned, in display order (empty when none). */
-  getRunsForToolCall(toolCallId: string): readonly AgentToolRun[];
+  getRunsForToolCall(toolCallId: string): AgentToolRunState<P>[];
   /** Forgets every run here (not on the server: the next reconnect replays them). */
   resetLocalState(): void;
   /**
@@ -54,7 +61,9 @@ const runsLifecycle = {
  * }
  * ```
  */
-export function useAgentToolEvents(options: AgentToolRunsOptions): UseAgentToolEventsResult {
+export function useAgentToolEvents<P extends AgentToolRunPart = Part>(
+  options: AgentToolRunsOptions,
+): UseAgentToolEventsResult<P> {
   const store = useOwned("runs", () => new AgentToolRuns(options, false), runsLifecycle);
   store.setOptions(options);
   useEffect(() => store.followAgent());
@@ -67,12 +76,18 @@ export function useAgentToolEvents(options: AgentToolRunsOptions): UseAgentToolE
   const byCall = state.runsByToolCallId;
   const getRunsForToolCall = useMemo(
     () =>
-      (id: string): readonly AgentToolRun[] =>
-        byCall[id] ?? [],
+      (id: string): AgentToolRunState<P>[] =>
+        (byCall[id] ?? []) as AgentToolRunState<P>[],
     [byCall],
   );
+  // The store's runs, under the official types: parts typed by `P` as the app asked (the reducer builds AI SDK
+  // parts), arrays typed mutable as upstream's (they are the store's, never to be changed).
+  const runs = state as unknown as Pick<
+    UseAgentToolEventsResult<P>,
+    "runsById" | "runsByToolCallId" | "unboundRuns"
+  >;
   return {
-    ...state,
+    ...runs,
     getRunsForToolCall,
     resetLocalState,
     clearRuns,
@@ -93,7 +108,7 @@ export function useAgentToolEvents(options: AgentToolRunsOptions): UseAgentToolE
 export function useAgentToolRun(
   store: Pick<AgentToolRuns, "subscribe" | "getSnapshot">,
   runId: string,
-): AgentToolRun | undefined {
+): AgentToolRunState | undefined {
   const get = () => store.getSnapshot().runsById[runId];
   return useSyncExternalStore(store.subscribe, get, get);
 }

@@ -4,7 +4,14 @@
  * component when its status, identity, state or MCP list change. The socket opens in an effect: a server
  * render, or a render React discards, opens nothing.
  */
-import { AgentClient, type AgentClientOptions } from "@runboard/client";
+import {
+  AgentClient,
+  type AgentClientOptions,
+  type AgentErrorEvent,
+  type TypedAgentCall,
+  type TypedAgentStub,
+  toAgentErrorEvent,
+} from "@runboard/client";
 import { useEffect, useRef, useSyncExternalStore } from "react";
 import { useLatest, useOwned } from "./lifetime.ts";
 
@@ -14,15 +21,23 @@ import { useLatest, useOwned } from "./lifetime.ts";
  * `basePath`, `sub`, `protocol`, a static `query`, `queryDeps`, `enabled`) makes a new connection; callbacks
  * and an async `query` function are read fresh on each use, so inline functions are fine.
  */
-export interface UseAgentOptions<State = unknown> extends Omit<AgentClientOptions<State>, "host" | "lazy"> {
+export interface UseAgentOptions<State = unknown>
+  extends Omit<AgentClientOptions<State>, "host" | "lazy" | "onError"> {
   /** Host with optional port. Default: the page's own host (`localhost` on the server). */
   host?: string;
   /** Recreate the connection (and re-run an async `query`) when these change. */
   queryDeps?: unknown[];
   /** The socket opened (also after each reconnect). */
   onOpen?: (e: Event) => void;
-  /** The socket closed (reconnecting or not). */
-  onClose?: (e: Event) => void;
+  /** The socket closed (reconnecting or not), with its code and reason. */
+  onClose?: (e: CloseEvent) => void;
+  /**
+   * Errors, each an `Event` as the official hook passes them (so `(event: Event) => …` handlers fit), with
+   * `error` and `message`: the socket's `error` events, and the kit's own reports (malformed frames, RPC
+   * replies nobody waits for, exceptions thrown by `message` listeners, a terminal close). Nothing is thrown
+   * into the app.
+   */
+  onError?: (event: AgentErrorEvent) => void;
   /** Every frame except RPC replies, as the official hook. */
   onMessage?: (e: MessageEvent) => void;
   /** `false` keeps the socket closed (partysocket's `enabled`); turning it on connects. */
@@ -34,6 +49,17 @@ export interface UseAgentOptions<State = unknown> extends Omit<AgentClientOption
   /** Accepted for drop-in compatibility (partysocket option without effect here). */
   transferEnqueuedMessages?: boolean;
 }
+
+/**
+ * What `useAgent<AgentClass, State>` returns: the connection, with `call` and `stub` typed from the agent class
+ * (its own methods whose arguments and result travel as JSON), as the official hook types them.
+ */
+export type TypedAgentClient<AgentT, State = unknown> = Omit<AgentClient<State>, "call" | "stub"> & {
+  /** Calls one of the agent's methods: its arguments checked, its result promised. */
+  call: TypedAgentCall<AgentT>;
+  /** `agent.stub.method(...args)` ≡ `agent.call("method", [...args])`. */
+  stub: TypedAgentStub<AgentT>;
+};
 
 type QueryFunction = Extract<AgentClientOptions["query"], (...args: never[]) => unknown>;
 
@@ -59,10 +85,16 @@ const clientLifecycle = {
  * `prefix`, `disableNameValidation` and `transferEnqueuedMessages` are accepted without effect; the
  * `capnweb` transport is refused (see the README of `@runboard/react`).
  *
+ * The type arguments are the official ones: `useAgent<State>` types `state` and `setState`;
+ * `useAgent<AgentClass, State>` also types `call` and `stub` from the agent class (`import type` it from the
+ * server code), or from an interface with `state` and the methods.
+ *
  * @example
  * ```tsx
+ * import type { CounterAgent, CounterState } from "../server";
+ *
  * function Counter() {
- *   const agent = useAgent<{ counter: number }, { increment(by: number): number }>({
+ *   const agent = useAgent<CounterAgent, CounterState>({
  *     agent: "CounterAgent",
  *     name: "room-1",
  *     onError: (e) => console.warn(e.message),
@@ -75,6 +107,15 @@ const clientLifecycle = {
  * }
  * ```
  */
+export function useAgent<State = unknown>(options: UseAgentOptions<State>): AgentClient<State>;
+/**
+ * Connects to an agent instance, with `call` and `stub` typed from the agent class `AgentT` (its own methods
+ * whose arguments and result travel as JSON: names, arguments and promised results are checked) and `state` /
+ * `setState` typed by `State`, as the official `useAgent<AgentT, State>`. See the one-argument form.
+ */
+export function useAgent<AgentT extends { get state(): State }, State>(
+  options: UseAgentOptions<State>,
+): TypedAgentClient<AgentT, State>;
 export function useAgent<
   State = unknown,
   Methods extends Record<string, (...args: never[]) => unknown> = Record<
@@ -114,7 +155,7 @@ export function useAgent<
         onStateUpdateError: (e) => latest.current.onStateUpdateError?.(e),
         onIdentity: (name, agent) => latest.current.onIdentity?.(name, agent),
         onMcpUpdate: (m) => latest.current.onMcpUpdate?.(m),
-        onError: (e) => latest.current.onError?.(e),
+        onError: (e) => latest.current.onError?.(toAgentErrorEvent(e)),
         onConnectionError: (e) => latest.current.onConnectionError?.(e),
         shouldReconnectOnClose: (e) => latest.current.shouldReconnectOnClose?.(e) ?? true,
         // Only when given: without it the client warns about an instance change, as the official hook does.
@@ -128,7 +169,9 @@ export function useAgent<
       });
       c.addEventListener("open", (e) => latest.current.onOpen?.(e));
       c.addEventListener("close", (e) => latest.current.onClose?.(e));
-      c.addEventListener("message", (e) => latest.current.onMessage?.(e as MessageEvent));
+      // The socket's own errors reach `onError` too, as on the official hook.
+      c.addEventListener("error", (e) => latest.current.onError?.(toAgentErrorEvent(e)));
+      c.addEventListener("message", (e) => latest.current.onMessage?.(e));
       return c;
     },
     clientLifecycle as unknown as {

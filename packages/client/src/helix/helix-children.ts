@@ -5,7 +5,7 @@
  * agent sends or terminates; helix has no client protocol for it). One call per child at a time.
  */
 import {
-  type AgentToolRun,
+  type AgentToolRunState,
   applyCompanionResult,
   type HelixChild,
   helixChildKey,
@@ -31,7 +31,7 @@ export interface HelixChildrenOptions {
 export interface HelixChildrenState {
   children: readonly HelixChild[];
   /** The children as run records, for `RunTray.Root runs` (`runId` is the child's session id). */
-  runs: readonly AgentToolRun[];
+  runs: readonly AgentToolRunState[];
   /** Keys (name, else session id) of the children whose send or terminate is on its way. */
   pending: ReadonlySet<string>;
 }
@@ -52,7 +52,7 @@ export class HelixChildren {
   private state: HelixChildrenState = EMPTY;
   private readonly listeners = new Set<() => void>();
   private readonly seenParts = new Set<string>();
-  private readonly runOf = new WeakMap<HelixChild, AgentToolRun>();
+  private readonly runOf = new WeakMap<HelixChild, AgentToolRunState>();
 
   constructor(private options: HelixChildrenOptions = {}) {}
 

@@ -3,7 +3,7 @@
  * by a placeholder numbered by first appearance: two runs of the same scenario compare equal exactly when a
  * user could not tell them apart.
  */
-import type { AgentToolRun, AgentToolRunsState } from "@runboard/protocol";
+import type { AgentToolRunState, AgentToolRunsState } from "@runboard/protocol";
 import type { UIMessage } from "ai";
 import { Normalizer } from "../../../../test-support/normalize.ts";
 import type { ChatSnapshot } from "../../src/chat-session.ts";
@@ -37,7 +37,7 @@ export const visibleMessages = (messages: readonly UIMessage[]) =>
   messages.map((m) => ({ role: m.role, parts: visibleParts(m.parts) }));
 
 /** A run as a run tray shows it: status, transcript, result, progress bar and milestone timeline. */
-function visibleRun(r: AgentToolRun) {
+function visibleRun(r: AgentToolRunState) {
   const { progress } = r;
   return {
     runId: r.runId,
@@ -60,7 +60,7 @@ function visibleRun(r: AgentToolRun) {
   };
 }
 
-const byDisplay = (a: AgentToolRun, b: AgentToolRun) =>
+const byDisplay = (a: AgentToolRunState, b: AgentToolRunState) =>
   a.order - b.order || a.agentType.localeCompare(b.agentType);
 
 /** The chat flags a UI renders (spinner, stop button, banners) and its transcript. */

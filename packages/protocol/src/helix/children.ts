@@ -8,7 +8,7 @@
  * tool's input (`name`, `agent`) and the documented meaning of the tool are used. A result
  * `{ success: false, error }` changes nothing (the call failed).
  */
-import type { AgentToolRun, AgentToolRunStatus } from "../agent-tool-runs.ts";
+import type { AgentToolRunState, AgentToolRunStatus } from "../agent-tool-runs.ts";
 import { valueText } from "../run-display.ts";
 import { helixFailureOf } from "./chunks.ts";
 
@@ -167,8 +167,8 @@ const RUN_STATUS: Readonly<Record<SubSessionRef["status"], AgentToolRunStatus>> 
  * A child as a run record for RunTray: `runId` its session id, `display.name` its name, status `failed` →
  * `error` and `terminated` → `aborted`, `summary` its result as text, `order` its start time.
  */
-export function helixChildToRun(child: HelixChild): AgentToolRun {
-  const run: AgentToolRun = {
+export function helixChildToRun(child: HelixChild): AgentToolRunState {
+  const run: AgentToolRunState = {
     runId: child.subSessionId,
     agentType: child.agentType,
     order: child.startedAt,

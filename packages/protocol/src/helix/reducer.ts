@@ -30,16 +30,23 @@
  * - `end()` (the stream closed) seals every open run `interrupted` (reason `stream-ended`); so does a run's
  *   end for its still-open descendants (reason `caller-ended`).
  */
-import type { AgentToolRun, AgentToolRunsState } from "../agent-tool-runs.ts";
+import type { AgentToolRunState, AgentToolRunsState } from "../agent-tool-runs.ts";
 import type { Part } from "../chunk-applier.ts";
+import type { AgentToolInterruptReason } from "../frames.ts";
 import { valueText } from "../run-display.ts";
 import { HELIX_CHUNK_TYPES, type HelixChunk, helixFailureOf, idOf, readHelixChunk } from "./chunks.ts";
 
 /** The tool name helix gives a sub-agent tool: `subagent__<agent-name>`. */
 export const helixSubagentToolName = (subAgentType: string) => `subagent__${subAgentType}`;
 
-/** One helix sub-agent run: an agent-tool run record plus where it sits in the tree. */
-export interface HelixRun extends AgentToolRun {
+/** Why helix sealed a run `interrupted`: its stream ended, or its caller ended first (docs/helix.md). */
+export type HelixInterruptReason = "stream-ended" | "caller-ended";
+
+/**
+ * One helix sub-agent run: an agent-tool run record plus where it sits in the tree. Its `reason` may also be a
+ * `HelixInterruptReason`; the field keeps the agent-tool type so a helix run goes wherever a run goes.
+ */
+export interface HelixRun extends AgentToolRunState {
   /** The agent type that called it (the start chunk's `agentType`). */
   caller: string;
   /** The calling run; undefined when the root agent (or an agent never started) called it. */
@@ -397,9 +404,9 @@ export class HelixRunsReducer {
     }
   }
 
-  private interrupt(book: Book, reason: string, error: string) {
+  private interrupt(book: Book, reason: HelixInterruptReason, error: string) {
     book.run.status = "interrupted";
-    book.run.reason = reason;
+    book.run.reason = reason as string as AgentToolInterruptReason;
     book.run.error = error;
     this.closeRun(book);
   }
@@ -485,8 +492,8 @@ export class HelixRunsReducer {
 }
 
 /** A snapshot of parts: the array is new, parts are shared (the reducer replaces a part to change it). */
-function freezeParts(parts: readonly MutablePart[]): readonly Part[] {
-  return parts.slice() as unknown as readonly Part[];
+function freezeParts(parts: readonly MutablePart[]): Part[] {
+  return parts.slice() as unknown as Part[];
 }
 
 /** Whether a chunk type is one helix names (the rest are kept as `data-helix-<type>` parts). */

@@ -1,5 +1,5 @@
 /** A dispatch the agent's `maxConcurrentAgentTools` refused says so in words, in AgentToolRun and RunTray. */
-import type { AgentToolRun as RunData } from "@runboard/protocol";
+import type { AgentToolRunState as RunData } from "@runboard/protocol";
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { RunTray } from "../run-tray/run-tray.tsx";

@@ -1,6 +1,6 @@
 /** What `AgentToolRun` shows of the child's work: its type, transcript, input, summary and interruption. */
 import {
-  type AgentToolRun,
+  type AgentToolRunState,
   interruptReasonLabel,
   type Part,
   revealHiddenCharacters,
@@ -35,7 +35,7 @@ export interface AgentToolRunTranscriptProps extends Omit<PrimitiveProps<"div">,
    * the runs the child dispatched while the root follows its child (`follow`): look a tool part's runs up
    * with `nested.getRunsForToolCall(part.toolCallId)` and render each in a root with `runs={nested.runs}`.
    */
-  children: (part: Part, index: number, run: AgentToolRun, nested: NestedRuns | null) => ReactNode;
+  children: (part: Part, index: number, run: AgentToolRunState, nested: NestedRuns | null) => ReactNode;
 }
 
 /** The child's own transcript (`run.parts`), one renderer call per part. */

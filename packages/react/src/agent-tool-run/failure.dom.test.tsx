@@ -2,7 +2,7 @@
 import {
   AGENT_TOOL_FAILURE_REASON_TEXT,
   type AgentToolFailure,
-  type AgentToolRun as RunData,
+  type AgentToolRunState as RunData,
 } from "@runboard/protocol";
 import { cleanup, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";

@@ -10,7 +10,7 @@ import {
   type ChildFollowerOptions,
   type FollowedChild,
 } from "@runboard/client";
-import type { AgentToolRun, AgentToolRunsState } from "@runboard/protocol";
+import type { AgentToolRunState, AgentToolRunsState } from "@runboard/protocol";
 import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
 
 /** The runs an open run's child dispatched, read from a connection to the child. */
@@ -20,7 +20,7 @@ export interface NestedRuns {
   /** The connection followed; a nested root follows on from it. */
   child: FollowedChild;
   /** The runs one tool call of the child's transcript dispatched, in display order (empty when none). */
-  getRunsForToolCall(toolCallId: string): readonly AgentToolRun[];
+  getRunsForToolCall(toolCallId: string): readonly AgentToolRunState[];
 }
 
 /** Where a root follows from: its `follow` address, or the child its parent root follows. */
@@ -37,7 +37,7 @@ export function useFollower(
   return inherited ?? own;
 }
 
-function keyOf(from: FollowFrom, run: AgentToolRun): string {
+function keyOf(from: FollowFrom, run: AgentToolRunState): string {
   const a =
     "client" in from && "depth" in from ? (from as FollowedChild).address : (from as AgentClientOptions);
   return JSON.stringify([a.agent, a.name, a.host, a.path, a.basePath, a.sub, run.subAgent]);
@@ -59,7 +59,7 @@ const empty = () => EMPTY;
 export function useFollowChild(
   follower: ChildFollower | null,
   from: FollowFrom | null | undefined,
-  run: AgentToolRun | undefined,
+  run: AgentToolRunState | undefined,
   enabled: boolean,
 ): NestedRuns | null {
   const key = follower && from && run && enabled ? keyOf(from, run) : "";

@@ -13,7 +13,7 @@ import type {
   RunActions,
 } from "@runboard/client";
 import {
-  type AgentToolRun as AgentToolRunData,
+  type AgentToolRunState as AgentToolRunData,
   type AgentToolRunStatus,
   type AgentToolRunsState,
   type RunTimes,

@@ -4,12 +4,12 @@
  * render the same run parts (`run-parts.tsx`) instead of two copies.
  */
 import { type AgentToolRuns, RunActions } from "@runboard/client";
-import type { AgentToolRun, TrayStatus } from "@runboard/protocol";
+import type { AgentToolRunState, TrayStatus } from "@runboard/protocol";
 import { createContext, useContext, useState, useSyncExternalStore } from "react";
 
 /** What the run parts read about their run. */
 export interface RunScopeValue {
-  run: AgentToolRun;
+  run: AgentToolRunState;
   /** The run's status as shown: a running run whose cancel is on its way reads `cancelling`. */
   status: TrayStatus;
   cancelling: boolean;

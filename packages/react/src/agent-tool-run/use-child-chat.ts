@@ -9,7 +9,7 @@ import {
   type ChatSnapshot,
   openChildChat,
 } from "@runboard/client";
-import type { AgentToolRun } from "@runboard/protocol";
+import type { AgentToolRunState } from "@runboard/protocol";
 import type { UIMessage } from "ai";
 import { useSyncExternalStore } from "react";
 import { useOwned } from "../lifetime.ts";
@@ -38,14 +38,14 @@ const lifecycle = {
  *
  * @example
  * ```tsx
- * const [drilled, setDrilled] = useState<AgentToolRun | null>(null);
+ * const [drilled, setDrilled] = useState<AgentToolRunState | null>(null);
  * const child = useChildChat({ agent: "ChatAgent", name: "me" }, drilled);
  * child?.snapshot.messages.map((m) => <Message key={m.id} message={m} />);
  * ```
  */
 export function useChildChat(
   parent: AgentClientOptions | null,
-  run: Pick<AgentToolRun, "subAgent"> | null | undefined,
+  run: Pick<AgentToolRunState, "subAgent"> | null | undefined,
   chat: Omit<ChatSessionOptions, "agent"> = {},
 ): ChildChat | null {
   const key =

@@ -1,5 +1,5 @@
 /** `MessageParts` as a person sees it: every kind in order, each replaceable, bad parts shown and reported. */
-import type { AgentToolRun, ApprovalRequest } from "@runboard/protocol";
+import type { AgentToolRunState, ApprovalRequest } from "@runboard/protocol";
 import { cleanup, render, screen } from "@testing-library/react";
 import type { UIMessage } from "ai";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -11,7 +11,7 @@ afterEach(cleanup);
 const msg = (parts: unknown[], extra: Partial<UIMessage> = {}): UIMessage =>
   ({ id: "a1", role: "assistant", parts, ...extra }) as UIMessage;
 
-const run: AgentToolRun = {
+const run: AgentToolRunState = {
   runId: "r1",
   agentType: "Researcher",
   parentToolCallId: "c-research",
@@ -199,7 +199,7 @@ describe("MessageParts", () => {
 
   it("shows a child run once when the child's own tool call has its parent's tool call id", () => {
     // Tool call ids are per agent: a child may call a tool "c1" from inside the run dispatched by "c1".
-    const self: AgentToolRun = {
+    const self: AgentToolRunState = {
       ...run,
       parentToolCallId: "c1",
       parts: [{ type: "tool-lookup", toolCallId: "c1", state: "input-available", input: {} }],

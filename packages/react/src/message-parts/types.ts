@@ -1,6 +1,11 @@
 /** The props each replaceable piece of `MessageParts` receives, and the components map itself. */
 import type { AgentToolRuns } from "@runboard/client";
-import type { AgentToolRun, AgentToolRunsState, ApprovalRequest, ToolPartLike } from "@runboard/protocol";
+import type {
+  AgentToolRunState,
+  AgentToolRunsState,
+  ApprovalRequest,
+  ToolPartLike,
+} from "@runboard/protocol";
 import type { UIMessage } from "ai";
 import type { ComponentType, ReactNode } from "react";
 
@@ -44,7 +49,7 @@ export interface ToolPartProps extends MessagePartProps<MessagePart & ToolPartLi
   /** The error text of an `output-error` part (`""` otherwise). */
   errorText: string;
   /** Child runs this tool call spawned (agent tools), in display order. */
-  runs: readonly AgentToolRun[];
+  runs: readonly AgentToolRunState[];
   /** The server shortened this output when storing it (`metadata.compactedToolOutputs`, docs/protocol.md#compaction). */
   compacted: boolean;
   /** The approval card, the client-tool prompt and the child runs, in that order: render them inside. */
@@ -70,11 +75,11 @@ export interface ClientToolPromptProps extends MessagePartProps<MessagePart & To
 
 /** One child run of an agent-tool part. */
 export interface AgentToolRunPartProps extends MessagePartProps<MessagePart & ToolPartLike> {
-  run: AgentToolRun;
+  run: AgentToolRunState;
   /** The runs store (`useAgentToolEvents().store`), when the app passed one. */
   store: AgentToolRuns | undefined;
   /** Renders a part of the child's transcript the way this message's parts are rendered. */
-  renderPart: (part: AgentToolRun["parts"][number], index: number) => ReactNode;
+  renderPart: (part: AgentToolRunState["parts"][number], index: number) => ReactNode;
 }
 
 /** A message the server injected (a background completion, milestone narration, a notice): shown whole. */

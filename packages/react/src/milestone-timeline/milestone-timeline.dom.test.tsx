@@ -1,5 +1,5 @@
 /** MilestoneTimeline from run snapshots: list semantics, the current step, and what the live region says. */
-import type { AgentToolMilestone, AgentToolRun } from "@runboard/protocol";
+import type { AgentToolMilestone, AgentToolRunState } from "@runboard/protocol";
 import { act, cleanup, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MilestoneTimeline } from "./milestone-timeline.tsx";
@@ -15,12 +15,12 @@ const ms = (name: string, sequence: number, data?: unknown): AgentToolMilestone 
 const run = (
   milestones: AgentToolMilestone[],
   fraction = 0.1,
-): Pick<AgentToolRun, "milestones" | "progress"> => ({
+): Pick<AgentToolRunState, "milestones" | "progress"> => ({
   milestones,
   progress: { fraction, at: 0 },
 });
 
-function Timeline({ r }: { r: Pick<AgentToolRun, "milestones"> }) {
+function Timeline({ r }: { r: Pick<AgentToolRunState, "milestones"> }) {
   return (
     <MilestoneTimeline.Root run={r} expected={["sources", "draft", "review"]}>
       <MilestoneTimeline.List aria-label="Milestones">

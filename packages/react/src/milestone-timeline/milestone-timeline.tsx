@@ -5,7 +5,7 @@
  */
 import {
   type AgentToolMilestone,
-  type AgentToolRun,
+  type AgentToolRunState,
   milestoneAnnouncement,
   type TimelineItem,
   timelineItems,
@@ -38,7 +38,7 @@ ItemContext.displayName = "MilestoneTimeline.ItemContext";
 /** Props of `MilestoneTimeline.Root`. */
 export interface MilestoneTimelineRootProps {
   /** The run whose milestones to show. */
-  run?: Pick<AgentToolRun, "milestones">;
+  run?: Pick<AgentToolRunState, "milestones">;
   /** Milestones to show, when not taken from `run`. */
   milestones?: readonly AgentToolMilestone[];
   /** Names the run is expected to reach, in order; those not reached show as upcoming steps. */
@@ -194,7 +194,7 @@ Data.displayName = "MilestoneTimeline.Data";
 /** Props of `MilestoneTimeline.Announcer`. */
 export interface MilestoneTimelineAnnouncerProps extends AnnouncerProps {
   /** The run whose milestones to announce; default the root's. */
-  run?: Pick<AgentToolRun, "milestones">;
+  run?: Pick<AgentToolRunState, "milestones">;
   /** Milestones to announce, when not taken from `run` or the root. */
   milestones?: readonly AgentToolMilestone[];
   /** The sentence for milestones that just landed. Default `Milestone reached: <name>`. */

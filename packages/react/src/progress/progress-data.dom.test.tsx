@@ -1,5 +1,5 @@
 /** Progress.Data: the progress's own data through a render prop, from a run or given. */
-import type { AgentToolRun } from "@runboard/protocol";
+import type { AgentToolRunState } from "@runboard/protocol";
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { AgentToolRun as Run } from "../agent-tool-run/agent-tool-run.tsx";
@@ -7,7 +7,7 @@ import { Progress } from "./progress.tsx";
 
 afterEach(cleanup);
 
-const run = (data: unknown): AgentToolRun => ({
+const run = (data: unknown): AgentToolRunState => ({
   runId: "r1",
   agentType: "FactChecker",
   order: 0,

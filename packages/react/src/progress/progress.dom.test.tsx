@@ -1,5 +1,5 @@
 /** Progress: what assistive technology reads in each state, and what CSS gets to draw the bar. */
-import type { AgentToolRun } from "@runboard/protocol";
+import type { AgentToolRunState } from "@runboard/protocol";
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Progress, type ProgressRootProps } from "./progress.tsx";
@@ -20,7 +20,7 @@ function Bar(props: ProgressRootProps) {
 const attrs = (el: HTMLElement, ...names: string[]) =>
   Object.fromEntries(names.map((n) => [n, el.getAttribute(n)]));
 
-const run = (extra: Partial<AgentToolRun>): AgentToolRun => ({
+const run = (extra: Partial<AgentToolRunState>): AgentToolRunState => ({
   runId: "r1",
   agentType: "FactChecker",
   display: { name: "Fact checker" },

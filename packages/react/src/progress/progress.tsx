@@ -3,7 +3,7 @@
  * progress. Unstyled: the indicator exposes `--rb-progress` and `data-*` state for CSS to draw with.
  */
 import {
-  type AgentToolRun,
+  type AgentToolRunState,
   normalizeFraction,
   type ProgressReading,
   type ProgressState,
@@ -31,7 +31,7 @@ interface ProgressContextValue {
 const ProgressContext = createPartContext<ProgressContextValue>("Progress.Root");
 
 /** The run fields `Progress` reads. */
-export type ProgressRun = Pick<AgentToolRun, "progress" | "status" | "display" | "agentType">;
+export type ProgressRun = Pick<AgentToolRunState, "progress" | "status" | "display" | "agentType">;
 
 /** Props of `Progress.Root`. */
 export interface ProgressRootProps extends PrimitiveProps<"div"> {

@@ -2,7 +2,7 @@
  * The tray's run details and recovery: the dispatch input, the summary, why a run was interrupted, and Retry /
  * Reconnect sending one call through the agent (docs/protocol.md#retry-and-reconnect).
  */
-import type { AgentToolRun } from "@runboard/protocol";
+import type { AgentToolRunState } from "@runboard/protocol";
 import { act, cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -10,7 +10,7 @@ import { RunTray, type RunTrayRootProps } from "./run-tray.tsx";
 
 afterEach(cleanup);
 
-const run = (runId: string, extra: Partial<AgentToolRun> = {}): AgentToolRun => ({
+const run = (runId: string, extra: Partial<AgentToolRunState> = {}): AgentToolRunState => ({
   runId,
   agentType: "Crawler",
   display: { name: "Crawl" },
@@ -22,7 +22,7 @@ const run = (runId: string, extra: Partial<AgentToolRun> = {}): AgentToolRun => 
   ...extra,
 });
 
-function Tray(props: Omit<RunTrayRootProps, "runs"> & { runs: readonly AgentToolRun[] }) {
+function Tray(props: Omit<RunTrayRootProps, "runs"> & { runs: readonly AgentToolRunState[] }) {
   return (
     <RunTray.Root defaultOpen {...props}>
       <RunTray.List />
@@ -70,7 +70,7 @@ describe("RunTray run details", () => {
     const parts = [
       { type: "text", text: "Researching now." },
       { type: "text", text: "Summary: found 2 sources." },
-    ] as AgentToolRun["parts"];
+    ] as AgentToolRunState["parts"];
     render(
       <Tray
         runs={[
@@ -88,7 +88,13 @@ describe("RunTray run details", () => {
         defaultOpen
         runs={[
           run("a", { status: "interrupted", reason: "no-progress", childStillRunning: true, error: "x" }),
-          run("b", { display: { name: "B" }, status: "interrupted", reason: "new-reason", error: "y" }),
+          // A reason a newer server may send: typed as the known ones, as upstream's type does.
+          run("b", {
+            display: { name: "B" },
+            status: "interrupted",
+            reason: "new-reason" as "no-progress",
+            error: "y",
+          }),
           run("c", { display: { name: "C" }, status: "error", reason: "no-progress", error: "z" }),
         ]}
       >

@@ -2,7 +2,7 @@
  * RunTray from run snapshots (every transition, with fake timers where time matters) and from a real
  * `AgentToolRuns` store fed agent-tool frames, as `useAgentToolEvents` gives them to an app.
  */
-import type { AgentToolEvent, AgentToolEventFrame, AgentToolRun } from "@runboard/protocol";
+import type { AgentToolEvent, AgentToolEventFrame, AgentToolRunState } from "@runboard/protocol";
 import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { StrictMode } from "react";
@@ -16,7 +16,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const run = (runId: string, extra: Partial<AgentToolRun> = {}): AgentToolRun => ({
+const run = (runId: string, extra: Partial<AgentToolRunState> = {}): AgentToolRunState => ({
   runId,
   agentType: "Researcher",
   display: { name: "Research" },
@@ -28,7 +28,7 @@ const run = (runId: string, extra: Partial<AgentToolRun> = {}): AgentToolRun => 
   ...extra,
 });
 
-type TrayProps = Omit<RunTrayRootProps, "runs"> & { runs: readonly AgentToolRun[] };
+type TrayProps = Omit<RunTrayRootProps, "runs"> & { runs: readonly AgentToolRunState[] };
 
 function Tray(props: TrayProps) {
   return (

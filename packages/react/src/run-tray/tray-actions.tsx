@@ -2,7 +2,7 @@
  * What a person can do to a run in the tray — cancel it, open its chat, dismiss it once finished — as hooks
  * for parts of your own and as buttons, plus the stall notice.
  */
-import { type AgentToolRun, canDismiss, runTitle, stalledLabel } from "@runboard/protocol";
+import { type AgentToolRunState, canDismiss, runTitle, stalledLabel } from "@runboard/protocol";
 import { useContext } from "react";
 import { RunScopeContext, useRunScope } from "../agent-tool-run/run-scope.ts";
 import {
@@ -25,7 +25,7 @@ export type RunTrayStalledProps = PrimitiveProps<"span">;
  * call however often it is invoked; the run reads `cancelling` until its terminal frame, or goes back to
  * running and `onError` hears about it if the call fails.
  */
-export function useRunTrayCancel(run?: AgentToolRun): (() => void) | null {
+export function useRunTrayCancel(run?: AgentToolRunState): (() => void) | null {
   const { actions, handlers } = usePartContext(TrayContext, "useRunTrayCancel");
   const scope = useContext(RunScopeContext);
   const target = run ?? scope?.run;
@@ -34,7 +34,7 @@ export function useRunTrayCancel(run?: AgentToolRun): (() => void) | null {
 }
 
 /** Dismiss for `run` (default: the current item's run), or null while it is running. */
-export function useRunTrayDismiss(run?: AgentToolRun): (() => void) | null {
+export function useRunTrayDismiss(run?: AgentToolRunState): (() => void) | null {
   const { dismiss } = usePartContext(TrayContext, "useRunTrayDismiss");
   const scope = useContext(RunScopeContext);
   const target = run ?? scope?.run;
@@ -43,7 +43,7 @@ export function useRunTrayDismiss(run?: AgentToolRun): (() => void) | null {
 }
 
 /** Open the run's chat, when the root has `onDrillIn`; else null. */
-export function useRunTrayDrillIn(run?: AgentToolRun): (() => void) | null {
+export function useRunTrayDrillIn(run?: AgentToolRunState): (() => void) | null {
   const { onDrillIn } = usePartContext(TrayContext, "useRunTrayDrillIn");
   const scope = useContext(RunScopeContext);
   const target = run ?? scope?.run;

@@ -1,5 +1,10 @@
 /** `RunTray.Announcer`: the tray's polite live region, which says when a run it saw running ends. */
-import { type AgentToolRun, endingsAnnouncement, observeEndings, watchRunning } from "@runboard/protocol";
+import {
+  type AgentToolRunState,
+  endingsAnnouncement,
+  observeEndings,
+  watchRunning,
+} from "@runboard/protocol";
 import { useEffect, useRef, useState } from "react";
 import { useLatest } from "../lifetime.ts";
 import { type AnnouncerProps, renderAnnouncer, usePartContext } from "../primitives/index.ts";
@@ -8,7 +13,7 @@ import { TrayContext } from "./tray-root.tsx";
 /** Props of `RunTray.Announcer`. */
 export interface RunTrayAnnouncerProps extends AnnouncerProps {
   /** The sentence for runs that just ended. Default `Research finished` / `Research failed: <error>` / … */
-  format?: (ended: readonly AgentToolRun[]) => string;
+  format?: (ended: readonly AgentToolRunState[]) => string;
 }
 
 /**

@@ -1,5 +1,5 @@
 /** RunTray.ClearFinished, and RunTray.Link taking a detached dispatch's output to its tray item. */
-import type { AgentToolRun, AgentToolRunStatus } from "@runboard/protocol";
+import type { AgentToolRunState, AgentToolRunStatus } from "@runboard/protocol";
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { RunTray } from "./run-tray.tsx";
@@ -9,7 +9,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const run = (runId: string, status: AgentToolRunStatus, agentType = "Researcher"): AgentToolRun => ({
+const run = (runId: string, status: AgentToolRunStatus, agentType = "Researcher"): AgentToolRunState => ({
   runId,
   agentType,
   order: 0,
@@ -40,7 +40,9 @@ describe("RunTray.ClearFinished", () => {
 
   it("a failing onClearFinished is called once, leaves the runs, re-enables the button and reports once", async () => {
     let reject: (e: Error) => void = () => {};
-    const onClearFinished = vi.fn((_runs: readonly AgentToolRun[]) => new Promise((_, r) => (reject = r)));
+    const onClearFinished = vi.fn(
+      (_runs: readonly AgentToolRunState[]) => new Promise((_, r) => (reject = r)),
+    );
     const onClearError = vi.fn();
     render(
       <RunTray.Root runs={runs} defaultOpen onClearFinished={onClearFinished} onClearError={onClearError}>

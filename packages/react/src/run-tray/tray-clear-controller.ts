@@ -2,16 +2,16 @@
  * The state behind `RunTray.ClearFinished`, kept by `RunTray.Root`: which listed runs are finished, and one call
  * of the app's `onClearFinished` at a time (docs/protocol.md#clearing-runs).
  */
-import { type AgentToolRun, canDismiss } from "@runboard/protocol";
+import { type AgentToolRunState, canDismiss } from "@runboard/protocol";
 import { useCallback, useRef, useState } from "react";
 
 /** What `RunTray.Root` needs to offer Clear finished. */
 export interface ClearFinishedOptions {
-  visible: readonly AgentToolRun[];
-  dismissAll: (runs: readonly AgentToolRun[]) => void;
-  onClearFinished?: ((runs: readonly AgentToolRun[]) => unknown) | undefined;
+  visible: readonly AgentToolRunState[];
+  dismissAll: (runs: readonly AgentToolRunState[]) => void;
+  onClearFinished?: ((runs: readonly AgentToolRunState[]) => unknown) | undefined;
   onClearError?: ((error: unknown) => void) | undefined;
-  onError?: ((error: unknown, run: AgentToolRun) => void) | undefined;
+  onError?: ((error: unknown, run: AgentToolRunState) => void) | undefined;
 }
 
 /** The tray's Clear finished action (null when nothing listed is finished, or while it is on its way). */

@@ -4,7 +4,12 @@
  * page to show that run. The tray holding it opens, scrolls the item into view and focuses it. Items have a
  * stable `id` from their run id, so a plain `href="#…"` finds them too.
  */
-import { type AgentToolRun, type DetachedDispatch, detachedDispatchOf, runTitle } from "@runboard/protocol";
+import {
+  type AgentToolRunState,
+  type DetachedDispatch,
+  detachedDispatchOf,
+  runTitle,
+} from "@runboard/protocol";
 import { type MouseEvent, useEffect, useState } from "react";
 import { composeEventHandlers, dataFlag, type PrimitiveProps, renderPart } from "../primitives/index.ts";
 
@@ -46,7 +51,7 @@ export function focusRunInTray(runId: string): boolean {
  * rendered, scrolling it into view and focusing it.
  */
 export function useTrayFocusRequests(
-  runs: readonly AgentToolRun[],
+  runs: readonly AgentToolRunState[],
   open: boolean,
   setOpen: (o: boolean) => void,
 ) {
@@ -79,7 +84,7 @@ export interface RunTrayLinkProps extends PrimitiveProps<"button"> {
   /** The run to show, when you have its id already. Wins over `output`. */
   runId?: string;
   /** Names the run in the default text ("Show Researcher in background runs"). */
-  run?: Pick<AgentToolRun, "agentType" | "display">;
+  run?: Pick<AgentToolRunState, "agentType" | "display">;
 }
 
 /**

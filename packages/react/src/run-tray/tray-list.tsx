@@ -3,7 +3,7 @@
  * own run scope, so the shared run parts read it), and the empty state.
  */
 import {
-  type AgentToolRun,
+  type AgentToolRunState,
   activeCount,
   isStalled,
   runTitle,
@@ -93,7 +93,7 @@ export interface RunTrayListProps extends Omit<PrimitiveProps<"ul">, "children">
    * One entry per listed run, rendered inside that run's scope: nodes, or a function of the run. Default
    * `<RunTray.Item />` (an item with every part).
    */
-  children?: ReactNode | ((run: AgentToolRun) => ReactNode);
+  children?: ReactNode | ((run: AgentToolRunState) => ReactNode);
   /** Keep the items mounted while the tray is closed (hidden), e.g. for exit animations. */
   forceMount?: boolean;
 }
@@ -131,7 +131,7 @@ List.displayName = "RunTray.List";
  * wait is measured on the browser's clock.
  */
 function useStalled(
-  status: AgentToolRun["status"],
+  status: AgentToolRunState["status"],
   lastSignalAt: number,
   stallAfterMs: number,
   hydrated: boolean,
@@ -148,7 +148,7 @@ function useStalled(
 }
 
 /** Works out one run's tray state and provides it as the run scope of the item's parts. */
-function TrayRunScope({ run: r, children }: { run: AgentToolRun; children: ReactNode }) {
+function TrayRunScope({ run: r, children }: { run: AgentToolRunState; children: ReactNode }) {
   const { actions, handlers, stallAfterMs } = usePartContext(TrayContext, "RunTray.List");
   // What this page saw of the run is the browser's to show: before mount (a server render, hydration) the
   // times are unknown.
@@ -176,7 +176,7 @@ function TrayRunScope({ run: r, children }: { run: AgentToolRun; children: React
 
 /** One run of the tray's list, with what the tray knows about it. */
 export interface RunTrayItemState {
-  run: AgentToolRun;
+  run: AgentToolRunState;
   /** `running | cancelling | completed | error | aborted | interrupted`. */
   status: RunScopeValue["status"];
   cancelling: boolean;
@@ -200,7 +200,7 @@ export function useRunTrayItem(): RunTrayItemState {
 /** Props of `RunTray.Item`. */
 export interface RunTrayItemProps extends PrimitiveProps<"li"> {
   /** The run to show; default the run of the surrounding `RunTray.List` entry. */
-  run?: AgentToolRun;
+  run?: AgentToolRunState;
 }
 
 const itemContent = (

@@ -4,7 +4,7 @@
  * come from a store): what it saw of each run, and which cancels are on their way.
  */
 import { type RunActionHandlers, RunActions, type RunActionsSnapshot } from "@runboard/client";
-import { type AgentToolRun, activeCount, visibleRuns, withDismissed } from "@runboard/protocol";
+import { type AgentToolRunState, activeCount, visibleRuns, withDismissed } from "@runboard/protocol";
 import {
   type RefObject,
   useCallback,
@@ -29,7 +29,7 @@ import { useClearFinishedController } from "./tray-clear-controller.ts";
 import { useTrayFocusRequests } from "./tray-focus.tsx";
 
 /** A callback the app supplies for a run action. */
-export type RunTrayAction = (run: AgentToolRun) => void;
+export type RunTrayAction = (run: AgentToolRunState) => void;
 
 /** The part of an agent connection (`useAgent()`) the tray needs to cancel a run. */
 export interface RunTrayAgent {
@@ -38,8 +38,8 @@ export interface RunTrayAgent {
 
 /** What the tray's parts share. */
 export interface TrayContextValue {
-  runs: readonly AgentToolRun[];
-  visible: readonly AgentToolRun[];
+  runs: readonly AgentToolRunState[];
+  visible: readonly AgentToolRunState[];
   open: boolean;
   toggle: () => void;
   listId: string;
@@ -59,14 +59,14 @@ export interface TrayContextValue {
 /** The context of `RunTray.Root`. */
 export const TrayContext = createPartContext<TrayContextValue>("RunTray.Root");
 
-const NO_RUNS: readonly AgentToolRun[] = Object.freeze([]);
+const NO_RUNS: readonly AgentToolRunState[] = Object.freeze([]);
 const NO_IDS: readonly string[] = Object.freeze([]);
 
 // `onError` is the cancel failure here, not the DOM's resource error event (a section has none of its own).
 /** Props of `RunTray.Root`. */
 export interface RunTrayRootProps extends Omit<PrimitiveProps<"section">, "onError">, RunActionProps {
   /** The runs to list: `useAgentToolEvents().unboundRuns` for background runs, or any runs. */
-  runs: readonly AgentToolRun[];
+  runs: readonly AgentToolRunState[];
   /** Controlled: the list is shown. */
   open?: boolean;
   /** Initial `open` when uncontrolled. Default false. */
@@ -91,7 +91,7 @@ export interface RunTrayRootProps extends Omit<PrimitiveProps<"section">, "onErr
    * Clears the finished runs your way before `RunTray.ClearFinished` takes them off the list (e.g. a callable
    * deleting them on the agent); a rejection leaves them listed. Without it, the button only dismisses them.
    */
-  onClearFinished?: (runs: readonly AgentToolRun[]) => unknown;
+  onClearFinished?: (runs: readonly AgentToolRunState[]) => unknown;
   /** `onClearFinished` failed (the runs stay and the button works again). Default: `onError`. */
   onClearError?: (error: unknown) => void;
 }
@@ -151,11 +151,11 @@ export function Root({
 
   const triggerRef = useRef<HTMLElement | null>(null);
   const dismiss = useCallback(
-    (run: AgentToolRun) => setDismissed((d) => withDismissed(d, run)),
+    (run: AgentToolRunState) => setDismissed((d) => withDismissed(d, run)),
     [setDismissed],
   );
   const dismissAll = useCallback(
-    (finished: readonly AgentToolRun[]) => setDismissed((d) => finished.reduce(withDismissed, d)),
+    (finished: readonly AgentToolRunState[]) => setDismissed((d) => finished.reduce(withDismissed, d)),
     [setDismissed],
   );
   const toggle = useCallback(() => setOpen((o) => !o), [setOpen]);
@@ -214,8 +214,8 @@ Root.displayName = "RunTray.Root";
 
 /** The tray's state, for parts of your own. Throws outside `RunTray.Root`. */
 export function useRunTray(): {
-  runs: readonly AgentToolRun[];
-  visible: readonly AgentToolRun[];
+  runs: readonly AgentToolRunState[];
+  visible: readonly AgentToolRunState[];
   open: boolean;
   setOpen: (open: boolean) => void;
   activeCount: number;

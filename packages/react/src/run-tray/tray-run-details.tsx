@@ -5,7 +5,7 @@
  * (docs/protocol.md#retry-and-reconnect). Every text is the server's, rendered as text, never as HTML.
  */
 import {
-  type AgentToolRun,
+  type AgentToolRunState,
   interruptReasonLabel,
   recoveryFor,
   revealHiddenCharacters,
@@ -50,7 +50,7 @@ export type RunTrayRecoveryProps = ActionButtonProps;
  * retry, a retry or reconnect of it is on its way, or the root has neither `onRetry` nor `agent`. One call
  * however often it is invoked; a failed call makes it available again and `onError` hears why.
  */
-export function useRunTrayRetry(run?: AgentToolRun): (() => void) | null {
+export function useRunTrayRetry(run?: AgentToolRunState): (() => void) | null {
   const { actions, handlers } = usePartContext(TrayContext, "useRunTrayRetry");
   const scope = useContext(RunScopeContext);
   const target = run ?? scope?.run;
@@ -59,7 +59,7 @@ export function useRunTrayRetry(run?: AgentToolRun): (() => void) | null {
 }
 
 /** Reconnect for an interrupted run whose child still runs, with the rules of `useRunTrayRetry`; else null. */
-export function useRunTrayReconnect(run?: AgentToolRun): (() => void) | null {
+export function useRunTrayReconnect(run?: AgentToolRunState): (() => void) | null {
   const { actions, handlers } = usePartContext(TrayContext, "useRunTrayReconnect");
   const scope = useContext(RunScopeContext);
   const target = run ?? scope?.run;

@@ -3,7 +3,7 @@
  * empty list when all hold), so a failure names every broken rule at once.
  */
 import type { ChatSnapshot } from "@runboard/client";
-import { type AgentToolRun, type AgentToolRunsState, compareRuns } from "@runboard/protocol";
+import { type AgentToolRunState, type AgentToolRunsState, compareRuns } from "@runboard/protocol";
 
 const CHAT_STATUSES = new Set(["ready", "submitted", "streaming", "error"]);
 const ROLES = new Set(["user", "assistant", "system"]);
@@ -102,7 +102,7 @@ export function checkRuns(s: AgentToolRunsState, started: ReadonlySet<string>): 
   for (const id of started)
     if (!Object.hasOwn(s.runsById, id)) bad.push(`run '${id}' was started but is not in runsById`);
   // The indexes: each run exactly once, in its own group, sorted.
-  const grouped: AgentToolRun[] = [];
+  const grouped: AgentToolRunState[] = [];
   for (const [parent, group] of Object.entries(s.runsByToolCallId)) {
     if (!Array.isArray(group)) {
       bad.push(`runsByToolCallId['${parent}'] is not an array`);
@@ -131,9 +131,9 @@ export function checkRuns(s: AgentToolRunsState, started: ReadonlySet<string>): 
   return bad;
 }
 
-function sorted(group: readonly AgentToolRun[], where: string): string[] {
+function sorted(group: readonly AgentToolRunState[], where: string): string[] {
   for (let i = 1; i < group.length; i++)
-    if (compareRuns(group[i - 1] as AgentToolRun, group[i] as AgentToolRun) > 0)
+    if (compareRuns(group[i - 1] as AgentToolRunState, group[i] as AgentToolRunState) > 0)
       return [`${where} is not in display order`];
   return [];
 }

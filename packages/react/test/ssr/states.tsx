@@ -14,7 +14,7 @@ import {
   type LiveViewSession,
   type MessageBranch,
   type Part,
-  type AgentToolRun as RunData,
+  type AgentToolRunState as RunData,
   SYNC_AGENT_TOOL_LIMIT,
   type SyncAgentToolRun,
   syncAgentToolRun,
