@@ -206,7 +206,9 @@ export class AgentRun {
       // Sockets the script keeps connecting must not time out into another attempt on a slow machine.
       connectionTimeout: 600_000,
       onError: (e: unknown) => {
-        this.pendingErrors.push(this.canon(e instanceof Error ? e.message : String((e as Event)?.type ?? e)));
+        // Both hooks' reports: an Error, or an error event carrying `message` (ours, typed as upstream's Event).
+        const m = e instanceof Error ? e.message : (e as { message?: unknown })?.message;
+        this.pendingErrors.push(this.canon(typeof m === "string" ? m : String((e as Event)?.type ?? e)));
         this.activity++;
       },
       onStateUpdate: (s: unknown, source: string) => {
