@@ -447,40 +447,48 @@ describe("a probe answered 'pending' whose continuation is never offered here", 
 });
 
 describe("a decision whose continuation another tab owns", () => {
-  it("the probe's 'continuation-owned' answer ends the wait; the continuation shows as another's", T, async () => {
-    const { official, ours } = await both(async (d) => {
-      await d.mount();
-      await approvalTurn(d, {
-        text: "pay",
-        messageId: "assistant_1",
-        toolCallId: "call-pay-1",
-        toolName: "pay",
-        input: { amount: 5 },
-        approvalId: "ap-1",
+  it(
+    "the probe's 'continuation-owned' answer ends the wait; the continuation shows as another's",
+    T,
+    async () => {
+      const { official, ours } = await both(async (d) => {
+        await d.mount();
+        await approvalTurn(d, {
+          text: "pay",
+          messageId: "assistant_1",
+          toolCallId: "call-pay-1",
+          toolName: "pay",
+          input: { amount: 5 },
+          approvalId: "ap-1",
+        });
+        // Another tab's decision on the same call reached the server first: the continuation is that tab's
+        // socket's, and already streams, so this tab's probe is answered `continuation-owned` (rule A).
+        d.continuation = { id: "cont-other", streaming: true, elsewhere: true };
+        await d.act("approve", (c) => c.addToolApprovalResponse({ id: "ap-1", approved: true }));
+        // Its live chunks reach every socket not waiting for a replay, this one too.
+        const s = new ServerStream("cont-other", { continuation: true });
+        await d.pushAll("the continuation, live", [
+          s.chunk({ type: "start" }),
+          s.chunk({ type: "start-step" }),
+          s.chunk({ type: "text-start", id: "txt-after-tool" }),
+          s.chunk({ type: "text-delta", id: "txt-after-tool", delta: "Paid." }),
+        ]);
+        await d.pushAll("its end", [
+          s.chunk({ type: "text-end", id: "txt-after-tool" }),
+          s.chunk({ type: "finish-step" }),
+          s.chunk({ type: "finish", messageMetadata: { finishReason: "stop" } }),
+          s.done(),
+        ]);
+        d.continuation = undefined;
       });
-      // Another tab's decision on the same call reached the server first: the continuation is that tab's
-      // socket's, and already streams, so this tab's probe is answered `continuation-owned` (rule A).
-      d.continuation = { id: "cont-other", streaming: true, elsewhere: true };
-      await d.act("approve", (c) => c.addToolApprovalResponse({ id: "ap-1", approved: true }));
-      // Its live chunks reach every socket not waiting for a replay, this one too.
-      const s = new ServerStream("cont-other", { continuation: true });
-      await d.pushAll("the continuation, live", [
-        s.chunk({ type: "start" }),
-        s.chunk({ type: "start-step" }),
-        s.chunk({ type: "text-start", id: "txt-after-tool" }),
-        s.chunk({ type: "text-delta", id: "txt-after-tool", delta: "Paid." }),
-      ]);
-      await d.pushAll("its end", [
-        s.chunk({ type: "text-end", id: "txt-after-tool" }),
-        s.chunk({ type: "finish-step" }),
-        s.chunk({ type: "finish", messageMetadata: { finishReason: "stop" } }),
-        s.done(),
-      ]);
-      d.continuation = undefined;
-    });
-    const diffs = compare(official, ours, { fields: [...FLAGS] });
-    expect(diffs, report(official, ours, diffs)).toEqual([]);
-    expect(ours.sentOf("cf_agent_stream_resume_request").length, dump(ours)).toBeGreaterThan(0);
-    expect(ours.last, dump(ours)).toMatchObject({ status: "ready", isToolContinuation: false, isStreaming: false });
-  });
+      const diffs = compare(official, ours, { fields: [...FLAGS] });
+      expect(diffs, report(official, ours, diffs)).toEqual([]);
+      expect(ours.sentOf("cf_agent_stream_resume_request").length, dump(ours)).toBeGreaterThan(0);
+      expect(ours.last, dump(ours)).toMatchObject({
+        status: "ready",
+        isToolContinuation: false,
+        isStreaming: false,
+      });
+    },
+  );
 });
