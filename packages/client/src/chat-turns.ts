@@ -68,13 +68,19 @@ export class ChatTurns<M extends UIMessage = UIMessage> {
     let draft: Partial<M>;
     if ("text" in message || "files" in message) {
       let files: FileUIPart[];
-      try {
-        files = await filePartsOf(message.files);
-      } catch (e) {
-        c.fail(e instanceof Error ? e : new Error(String(e)));
-        return;
+      // Only a `FileList` is read asynchronously. Without one the message goes in before any await, so the
+      // action's synchronous part shows it (`ChatSession.published`), as upstream's shows it in the same batch.
+      const given = message.files;
+      if (given == null || Array.isArray(given)) files = given ?? [];
+      else {
+        try {
+          files = await filePartsOf(given);
+        } catch (e) {
+          c.fail(e instanceof Error ? e : new Error(String(e)));
+          return;
+        }
+        if (c.disposed) return;
       }
-      if (c.disposed) return;
       const text = "text" in message && message.text != null ? [{ type: "text", text: message.text }] : [];
       draft = { parts: [...files, ...text] } as Partial<M>;
     } else draft = message as Partial<M>;

@@ -333,6 +333,34 @@ describe("ResumeMachine: stop, clear, continuations, resume:false", () => {
     }
   });
 
+  it("a continuation's own probe answered 'continuation-owned' or without a reason ends the wait", () => {
+    for (const reason of ["continuation-owned" as const, undefined]) {
+      const m = machine();
+      m.handle({ type: "socket-open" });
+      m.handle({ type: "expect-continuation" });
+      // Another socket's answer started it: its live chunks reach this socket as another's stream.
+      m.route(resp("cont-other", { continuation: true }));
+      const settled = m.handle(none(reason, reason ? "p1" : undefined));
+      expect(settled).toContainEqual({ type: "probe-settled", probeId: "p1", outcome: "none" });
+      expect(sends(settled)).toEqual([]);
+      expect(m.isToolContinuation).toBe(false);
+      expect(m.isServerStreaming).toBe(true);
+      m.route(resp("cont-other", { body: "", done: true, continuation: true }));
+      expect(m.isServerStreaming).toBe(false);
+    }
+    // The answer to a probe sent before the tool answer still says nothing of the continuation: it is asked for.
+    const m = machine();
+    m.handle({ type: "socket-open" });
+    m.handle({ type: "resume" });
+    m.handle({ type: "expect-continuation" });
+    expect(sends(m.handle(none("continuation-owned", "p1")))).toEqual([
+      { type: "cf_agent_stream_resume_request", probeId: "p2" },
+    ]);
+    expect(m.isToolContinuation).toBe(true);
+    m.handle(none("continuation-owned", "p2"));
+    expect(m.isToolContinuation).toBe(false);
+  });
+
   it("clear ends every stream", () => {
     const m = machine();
     m.route(resp("x"));

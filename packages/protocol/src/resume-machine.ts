@@ -18,6 +18,8 @@
  * - every `cf_agent_use_chat_response` is routed: accepted for a known stream, accepted as an observed stream
  *   (another tab, a server-initiated turn), or ignored with a reason (a replay nobody asked for, a stray `done`
  *   for a stream that is unknown or already ended: docs/protocol.md#stray-done);
+ * - an awaited tool continuation ends with any `resume_none` to its own probe (`continuation-owned`: another
+ *   socket's answer started it, and this one sees it as another's), or with that probe's timeout;
  * - a probe answered `stream_pending {id}` settles with nothing when that turn's `done` or error arrives
  *   without an offer (it ran unseen here), and so does the continuation this client awaited;
  * - with `resume: false` a socket close ends the streams this client only watched (another tab's, the
@@ -387,6 +389,11 @@ export class ResumeMachine {
         // for it again.
         const predates = this.answerPredatesContinuation();
         const out = this.settle("none");
+        // Any other answer to the probe that asked for the continuation ends the wait, as upstream's continuation
+        // ends with its `resumeStream()`: `continuation-owned` means it streams for the socket whose answer
+        // started it (this one sees it as another's), a bare one that it was dropped. Nothing else would end it,
+        // since the probe's timer is gone (docs/protocol.md#tool-continuations).
+        if (!predates) this.expectingContinuation = false;
         if (frame.reason === "idle" && frame.probeId !== undefined) {
           // The only authoritative "nothing is streaming": streams we still think are live ended unseen.
           for (const [id, s] of this.streams) {

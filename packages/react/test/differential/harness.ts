@@ -354,9 +354,9 @@ export class Driver {
   }
 
   /**
-   * The server's side of the handshake, as the real one answers (reference rules A'–E): a probe gets
-   * `stream_pending` while a tool continuation it owes is not streaming yet, `stream_resuming` once it is,
-   * and an authoritative idle otherwise (when `autoIdle`). A tool result or approval with `autoContinue`
+   * The server's side of the handshake, as the real one answers (reference rules A–E): a probe gets
+   * `stream_pending` while a tool continuation it owes is not streaming yet, `stream_resuming` once it is
+   * (`continuation-owned` when another tab's socket owns it), and an authoritative idle otherwise (when `autoIdle`). A tool result or approval with `autoContinue`
    * makes a continuation pending (its id: `cont-N`).
    */
   private serverSees(a: FakeAgent, f: Record<string, unknown>) {
@@ -372,7 +372,9 @@ export class Driver {
     const c = this.continuation;
     const answer = c
       ? c.streaming
-        ? resuming(c.id, probe)
+        ? c.elsewhere
+          ? resumeNone(probe, "continuation-owned")
+          : resuming(c.id, probe)
         : pending(c.id, probe)
       : this.autoIdle
         ? resumeNone(probe, "idle")
@@ -385,8 +387,12 @@ export class Driver {
     }, 0);
   }
 
-  /** The tool continuation the server owes (after an auto-continued tool result or approval). */
-  continuation: { id: string; streaming: boolean } | undefined;
+  /**
+   * The tool continuation the server owes (after an auto-continued tool result or approval). `elsewhere`: it
+   * belongs to another tab's socket (that tab's answer reached the server first), so a probe while it streams
+   * is answered `continuation-owned` (rule A).
+   */
+  continuation: { id: string; streaming: boolean; elsewhere?: boolean } | undefined;
   private continuations = 0;
   private readonly acks = new Set<string>();
 

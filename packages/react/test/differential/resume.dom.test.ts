@@ -114,7 +114,7 @@ describe("resumeStream() with resume: false", () => {
 
 describe("resumeStream() while a stream offered without a probe is on screen", () => {
   it(
-    "the same flags; the official hook ACKs the stream a second time on this socket, ours does not",
+    "the same flags; the official hook probes and ACKs the stream a second time on this socket, ours does neither",
     T,
     async () => {
       const { official, ours } = await both(async (d) => {
@@ -141,18 +141,27 @@ describe("resumeStream() while a stream offered without a probe is on screen", (
         await d.push(s.chunk({ type: "text-delta", id: "t", delta: "and the rest" }));
         await d.push(s.chunk({ type: "text-end", id: "t" }), s.done());
       });
-      // The official hook's status turns "streaming" at its second replay; ours at the next live chunk.
+      // The deliberate difference (react README, "Resume handshake"; docs/protocol.md#probe-after-ack): ours
+      // sends no probe for a stream this socket ACKed, since the real server would then withhold its live
+      // chunks from this socket until a second ACK. Its answer is known, so ours shows "submitted" at the call,
+      // where the official hook stays "ready" until the server answers; and "streaming" at the next live
+      // chunk, where the official hook turns it at its second replay. Everything else is compared.
       const diffs = [
         ...compare(official, ours, { fields: ["isServerStreaming", "messages"] }),
         ...compare(official, ours, {
           fields: ["status", "isStreaming"],
-          steps: (label) => label !== "replay after a second ACK",
+          steps: (label) => label !== "resumeStream" && label !== "replay after a second ACK",
         }),
       ];
       expect(diffs, report(official, ours, diffs)).toEqual([]);
+      const step = (d: Driver, label: string) => d.steps.find((x) => x.label === label);
+      expect(step(official, "resumeStream")?.view).toMatchObject({ status: "ready", isStreaming: true });
+      expect(step(official, "resumeStream")?.sent).toHaveLength(1);
+      expect(step(ours, "resumeStream")?.view).toMatchObject({ status: "submitted", isStreaming: true });
+      expect(step(ours, "resumeStream")?.sent, dump(ours)).toEqual([]);
       expect(official.sentOf("cf_agent_stream_resume_ack")).toHaveLength(2);
       expect(ours.sentOf("cf_agent_stream_resume_ack")).toHaveLength(1);
-      const at = (label: string) => ours.steps.find((x) => x.label === label)?.view;
+      const at = (label: string) => step(ours, label)?.view;
       expect(at("push stream_resuming")).toMatchObject({ isServerStreaming: true, isStreaming: true });
       expect(at("push text-delta")).toMatchObject({ status: "streaming", isServerStreaming: true });
     },
@@ -435,4 +444,51 @@ describe("a probe answered 'pending' whose continuation is never offered here", 
     });
     expect(assistants(ours)[0]?.parts.at(-1)).toMatchObject({ type: "text", text: "Paid." });
   });
+});
+
+describe("a decision whose continuation another tab owns", () => {
+  it(
+    "the probe's 'continuation-owned' answer ends the wait; the continuation shows as another's",
+    T,
+    async () => {
+      const { official, ours } = await both(async (d) => {
+        await d.mount();
+        await approvalTurn(d, {
+          text: "pay",
+          messageId: "assistant_1",
+          toolCallId: "call-pay-1",
+          toolName: "pay",
+          input: { amount: 5 },
+          approvalId: "ap-1",
+        });
+        // Another tab's decision on the same call reached the server first: the continuation is that tab's
+        // socket's, and already streams, so this tab's probe is answered `continuation-owned` (rule A).
+        d.continuation = { id: "cont-other", streaming: true, elsewhere: true };
+        await d.act("approve", (c) => c.addToolApprovalResponse({ id: "ap-1", approved: true }));
+        // Its live chunks reach every socket not waiting for a replay, this one too.
+        const s = new ServerStream("cont-other", { continuation: true });
+        await d.pushAll("the continuation, live", [
+          s.chunk({ type: "start" }),
+          s.chunk({ type: "start-step" }),
+          s.chunk({ type: "text-start", id: "txt-after-tool" }),
+          s.chunk({ type: "text-delta", id: "txt-after-tool", delta: "Paid." }),
+        ]);
+        await d.pushAll("its end", [
+          s.chunk({ type: "text-end", id: "txt-after-tool" }),
+          s.chunk({ type: "finish-step" }),
+          s.chunk({ type: "finish", messageMetadata: { finishReason: "stop" } }),
+          s.done(),
+        ]);
+        d.continuation = undefined;
+      });
+      const diffs = compare(official, ours, { fields: [...FLAGS] });
+      expect(diffs, report(official, ours, diffs)).toEqual([]);
+      expect(ours.sentOf("cf_agent_stream_resume_request").length, dump(ours)).toBeGreaterThan(0);
+      expect(ours.last, dump(ours)).toMatchObject({
+        status: "ready",
+        isToolContinuation: false,
+        isStreaming: false,
+      });
+    },
+  );
 });
