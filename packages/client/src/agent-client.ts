@@ -21,6 +21,13 @@ import {
   isTerminalCloseCode,
   SOCKET_ADDRESS_PENDING,
 } from "./agent-client-types.ts";
+import {
+  agentKey,
+  definedOnly,
+  freshConnect,
+  HELD_STATE_FALLBACK_MS,
+  readyGate,
+} from "./agent-connection-state.ts";
 import { type AgentStub, createStub, RpcCalls, randomId } from "./agent-rpc.ts";
 import { loadWsPackage, needsWsPackage } from "./default-websocket.ts";
 import { readFrame } from "./frame-source.ts";
@@ -43,11 +50,6 @@ export interface AgentSocketEventMap {
   error: Event;
 }
 type AnyMethods = Record<string, (...args: never[]) => unknown>;
-
-/** Drops undefined values, so partysocket's defaults apply to what the app did not set. */
-function definedOnly<T extends Record<string, unknown>>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
 
 /**
  * A connection to one agent instance, as the official `agents/client` `AgentClient`: partysocket's
@@ -594,49 +596,4 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
     this.touch();
     this.emit("close", event as unknown as Event);
   }
-}
-
-/**
- * How long a `setState` made before the server's initial state waits at most once the socket is open: a server
- * with protocol messages off sends no connect frames at all (docs/protocol.md#connect-frames).
- */
-const HELD_STATE_FALLBACK_MS = 3_000;
-
-function freshConnect() {
-  return {
-    /** The initial state frame arrived on this connection. */
-    stateSeen: false,
-    /** An identity that said `stateFollows`, applied once that state is in. */
-    pendingIdentity: undefined as { name: string; agent: string } | undefined,
-    /** Nothing the server still sends on connect carries the state: `setState` goes out at once. */
-    framesIn: false,
-  };
-}
-
-function readyGate() {
-  let resolve!: () => void;
-  const gate = {
-    promise: new Promise<void>((r) => {
-      resolve = r;
-    }),
-    resolved: false,
-    resolve: () => {
-      gate.resolved = true;
-      resolve();
-    },
-  };
-  return gate;
-}
-
-/** Which agent an address reaches (not how: query, protocol and connection id left out), as the official hook compares. */
-function agentKey(o: AgentClientOptions<never> | AgentClientOptions<unknown>): string {
-  const sub = (o.sub ?? []).map((s) => [kebabAgentName(s.agent), s.name]);
-  return JSON.stringify([
-    o.host,
-    o.basePath ?? null,
-    kebabAgentName(o.agent),
-    o.name || "default",
-    sub,
-    o.path ?? null,
-  ]);
 }
