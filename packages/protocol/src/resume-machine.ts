@@ -7,8 +7,9 @@
  *
  * Guarantees:
  * - one probe operation in flight; asking again while one is in flight returns the same probe;
- * - exactly one `stream_resume_ack` per socket per stream id, even though the server offers a live stream
- *   twice (once on connect, once in answer to the probe; #1733);
+ * - one `stream_resume_ack` per socket per stream id for the two offers of a live stream (once on connect,
+ *   once in answer to the probe; #1733), and one more only for an offer answering a probe sent after that
+ *   ACK (the server holds the socket out of the stream until it ACKs that offer);
  * - a probe is re-sent with the same id after a real close→open edge (#1914); a first open is not a reconnect;
  * - only a correlated `resume_none` with `reason: "idle"` tears down streams (#1963);
  * - every `cf_agent_use_chat_response` is routed: accepted for a known stream, accepted as an observed stream
@@ -88,8 +89,11 @@ interface ActiveStream {
 export class ResumeMachine {
   private epoch = 0;
   private closedSinceOpen = false;
-  private acked = new Set<string>();
-  private probe: { id: string; sentOn: number } | undefined;
+  /** Streams this socket ACKed, with when (in the order of what this client sent: see `sent`). */
+  private acked = new Map<string, number>();
+  private probe: { id: string; sentOn: number; sentAt: number } | undefined;
+  /** Counts the probes and ACKs this client sent, to order an ACK against a probe. */
+  private sent = 0;
   /** Whether the socket is open: a request made while it is not goes out on the next one. */
   private socketOpen = false;
   private readonly streams = new Map<string, ActiveStream>();
@@ -158,7 +162,7 @@ export class ResumeMachine {
         this.closedSinceOpen = true;
         this.socketOpen = false;
         // Acknowledgements belong to a socket; the next one must ACK again to get a replay.
-        this.acked = new Set();
+        this.acked = new Map();
         return [];
       case "resume":
         return this.startProbe();
@@ -250,6 +254,7 @@ export class ResumeMachine {
     if (this.probe) {
       // The probe went out on a socket that is gone: ask again on this one, with the same id.
       this.probe.sentOn = this.epoch;
+      this.probe.sentAt = ++this.sent;
       return [
         { type: "send", frame: { type: "cf_agent_stream_resume_request", probeId: this.probe.id } },
         { type: "arm-timer", probeId: this.probe.id, ms: RESUME_PROBE_TIMEOUT_MS },
@@ -261,7 +266,7 @@ export class ResumeMachine {
   private startProbe(): ResumeCommand[] {
     if (this.probe) return [];
     const id = this.createId();
-    this.probe = { id, sentOn: this.epoch };
+    this.probe = { id, sentOn: this.epoch, sentAt: ++this.sent };
     return [
       { type: "send", frame: { type: "cf_agent_stream_resume_request", probeId: id } },
       { type: "arm-timer", probeId: id, ms: RESUME_PROBE_TIMEOUT_MS },
@@ -309,9 +314,17 @@ export class ResumeMachine {
   private onOffer(frame: StreamResumingFrame): ResumeCommand[] {
     const id = frame.id;
     const out: ResumeCommand[] = [];
-    if (this.acked.has(id)) {
-      // The duplicate offer: settle a probe waiting for it, never ACK twice on one socket. A continuation this
-      // client waits for is that stream, already being received (another tab's decision started it first).
+    const ackedAt = this.acked.get(id);
+    // The server puts a socket back in its pending-resume set with every offer and leaves that set out of the
+    // stream until it ACKs (docs/protocol.md#resume-handshake). The answer to a probe sent after this socket's
+    // ACK is such an offer: without a second ACK the rest of the stream would never arrive. An answer to a
+    // probe sent before the ACK (the reconnect order: probe, ACK of the connect offer) was read before the
+    // ACK, so that ACK already took the socket out of the set.
+    const again =
+      ackedAt !== undefined && frame.probeId !== undefined && frame.probeId === this.probe?.id && ackedAt < this.probe.sentAt;
+    if (ackedAt !== undefined && !again) {
+      // The duplicate offer: settle a probe waiting for it, never ACK it twice. A continuation this client
+      // waits for is that stream, already being received (another tab's decision started it first).
       if (this.expectingContinuation) {
         this.expectingContinuation = false;
         if (this.streams.has(id)) this.continuationId = id;
@@ -320,8 +333,8 @@ export class ResumeMachine {
     }
     const wanted =
       this.resumeEnabled || this.expectingContinuation || this.streams.get(id)?.origin === "local";
-    if (!wanted) return this.settle("none");
-    this.acked.add(id);
+    if (!wanted && !again) return this.settle("none");
+    this.acked.set(id, ++this.sent);
     this.ended.delete(id);
     if (this.expectingContinuation) {
       this.expectingContinuation = false;

@@ -296,12 +296,13 @@ export const DIFFERENCES: Difference[] = [
     name: "§1-resumeStream-probes-during-own-turn",
     group: "pending-issue-30-§1",
     reason:
-      "resumeStream() while this tab's own turn (or its resume) is running: official sends nothing (it returns the resume in flight); ours sends another probe and ACKs the offer of its own live stream (issue 30 §1, resumeStream(): two calls while one resume is in flight share one)",
+      "resumeStream() while this tab's own turn (or a stream it resumed) is running: official sends nothing (it returns the resume in flight); ours sends another probe and ACKs the server's offer of the running stream in answer (issue 30 §1, resumeStream(): two calls while one resume is in flight share one)",
     normalise: (pair, ctx) => {
       if (ctx.label !== "resumeStream" || frames(pair.official, "cf_agent_stream_resume_request").length > 0) return undefined;
+      // Ours' probe is answered with an offer of the stream running, which it ACKs (again, when it had).
       const sent = pair.ours.sent.filter((f) => {
         const x = f as Record<string, unknown>;
-        return !(isProbe(x) || (x.type === "cf_agent_stream_resume_ack" && ownRequest(x.id)));
+        return !(isProbe(x) || x.type === "cf_agent_stream_resume_ack");
       });
       return { official: pair.official, ours: { ...pair.ours, sent } };
     },

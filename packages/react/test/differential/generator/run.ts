@@ -303,7 +303,11 @@ export function judge(official: SideRun, ours: SideRun, cfg: Config, steps: Step
 
 /** One seed, both sides. */
 export async function runSeed(seed: number, steps?: Step[]) {
-  const cfg = seedConfig(seed);
+  return runCase(seedConfig(seed), steps, seed);
+}
+
+/** A configuration and steps (chosen from `seed` when not given), both sides. */
+export async function runCase(cfg: Config, steps?: Step[], seed = 0) {
   const official = await playSide("official", seed, cfg, steps);
   const ours = await playSide("ours", seed, cfg, official.steps);
   return { cfg, steps: official.steps, official, ours, verdict: judge(official, ours, cfg, official.steps) };
@@ -383,6 +387,6 @@ function around(d: Driver, at: number): string {
   const full = dump(d).split(/\n(?=#\d+ )/);
   return full
     .slice(0, at + 1)
-    .map((s, i) => (i >= at - 1 ? s : (s.split("\n")[0] as string)))
+    .map((s, i) => (i >= at - 1 || process.env.RUNBOARD_DIFF_FULL === "1" ? s : (s.split("\n")[0] as string)))
     .join("\n");
 }

@@ -149,9 +149,14 @@ export class ServerModel {
     this.d.deliver(s, JSON.stringify(f));
   }
 
-  /** A frame to every open socket of the room but `except` (connections). */
+  /**
+   * A frame to every open socket of the room but `except`, and but the sockets offered the live stream that
+   * have not ACKed it: AIChatAgent's `_broadcastChatMessage` leaves out its pending-resume set for every chat
+   * frame, chunks, updates and transcripts alike. A stream's end clears that set first (`_afterStreamFinished`),
+   * so its last transcript and terminal reach everyone.
+   */
   private broadcast(r: Room, f: Frame, except: (s: FakeAgent) => boolean = () => false): void {
-    for (const s of this.sockets(r)) if (!except(s)) this.send(s, f);
+    for (const s of this.sockets(r)) if (!except(s) && !r.waiting.has(s)) this.send(s, f);
   }
 
   /** Answers on a later task, to a socket still open on the same connection. */
@@ -358,7 +363,7 @@ export class ServerModel {
       l.message.apply(c);
       const f = this.frame(l, c, l.sent);
       l.sent++;
-      this.broadcast(r, f, (s) => r.waiting.has(s));
+      this.broadcast(r, f);
     }
   }
 
@@ -389,6 +394,7 @@ export class ServerModel {
   private finish(r: Room, extra: Frame = {}): void {
     const l = r.live;
     if (!l) return;
+    r.waiting.clear();
     this.store(r, l);
     const requester = l.origin === "self" ? l.requester : undefined;
     this.broadcast(r, { messages: clone(r.stored), type: "cf_agent_chat_messages" }, (s) =>
@@ -402,6 +408,7 @@ export class ServerModel {
   private end(r: Room, terminal: Frame): void {
     const l = r.live;
     if (!l) return;
+    r.waiting.clear();
     this.broadcast(r, terminal);
     r.completed.set(l.id, {
       frames: [...l.chunks.slice(0, l.sent).map((c, i) => this.frame(l, c, i, true)), { ...terminal, replay: true }],
@@ -415,6 +422,7 @@ export class ServerModel {
   private cancel(r: Room, id: string): void {
     const l = r.live;
     if (l?.id === id) {
+      r.waiting.clear();
       this.store(r, l);
       const requester = l.origin === "self" ? l.requester : l.origin === "continuation" ? l.requester : undefined;
       this.broadcast(r, { messages: clone(r.stored), type: "cf_agent_chat_messages" }, (s) =>
@@ -600,6 +608,7 @@ export class ServerModel {
     const r = this.current;
     const l = r.live;
     if (!l) return "nothing live";
+    r.waiting.clear();
     this.store(r, l);
     if (thrown) this.end(r, this.terminal(l, { error: true, body: ERROR_TEXT }));
     else {

@@ -1,0 +1,58 @@
+/**
+ * Differences the generator found, kept as fixed step lists (its server model, its comparison, its named
+ * differences): each failed before the fix named in its title, and now plays with no unlisted difference.
+ */
+import type { UIMessage } from "ai";
+import { describe, expect, it } from "vitest";
+import { report, runCase } from "./generator/run.ts";
+import type { Config, Step } from "./generator/steps.ts";
+
+const T = { timeout: 120_000 };
+const BASE: Config = {
+  strict: false,
+  tools: "onToolCall",
+  history: "empty",
+  initial: "fetch",
+  resume: true,
+  autoContinue: true,
+  body: false,
+};
+const FILE = "packages/react/test/differential/generator-cases.dom.test.ts";
+
+async function play(steps: Step[], cfg: Partial<Config> = {}) {
+  const r = await runCase({ ...BASE, ...cfg }, steps);
+  const f = r.verdict.failure;
+  expect(f, f ? report(0, r.cfg, r.steps, r.verdict, r.official.driver, r.ours.driver, FILE) : "").toBeUndefined();
+  return r;
+}
+
+const text = (messages: unknown) =>
+  ((messages ?? []) as UIMessage[])
+    .filter((m) => m.role === "assistant")
+    .flatMap((m) => m.parts.map((p) => (p.type === "text" ? p.text : "")))
+    .join("");
+
+describe("found by the generator", () => {
+  it(
+    "resumeStream() while a stream this socket already ACKed is live: the server's offer in answer is ACKed again, or the rest of the stream never arrives",
+    T,
+    async () => {
+      // The server adds a socket to its pending-resume set with every offer, and leaves that set out of the
+      // stream's frames until the socket ACKs (docs/protocol.md#resume-handshake). A probe sent after this
+      // socket's ACK is answered with a new offer, so it must be ACKed again.
+      const steps: Step[] = [
+        { do: "otherTurn", kind: "slow" },
+        { do: "advance", n: 4 },
+        { do: "resumeStream" },
+        { do: "advance", n: 2 },
+        { do: "resumeStream" },
+        ...Array.from({ length: 5 }, () => ({ do: "advance", n: 4 }) as Step),
+        { do: "render" },
+      ];
+      const r = await play(steps);
+      const words = Array.from({ length: 12 }, (_, i) => `word${i} `).join("");
+      expect(text(r.ours.driver.last?.messages)).toBe(words);
+      expect(text(r.official.driver.last?.messages)).toBe(words);
+    },
+  );
+});
