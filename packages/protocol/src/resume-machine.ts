@@ -222,8 +222,9 @@ export class ResumeMachine {
         return { accept: false, reason: "replay not acknowledged on this socket" };
       active.epoch = this.epoch;
       origin = active.origin;
-    } else if (this.acked.has(id)) {
+    } else if (this.acked.has(id) && !(this.ended.has(id) && !frame.replay && (frame.done || frame.error))) {
       // Acknowledged offer whose stream had already ended locally (a replay of a completed or failed turn).
+      // Not the bare `done` that follows an error frame: that stream ended here with the error.
       origin = "resumed";
       this.ended.delete(id);
       this.streams.set(id, { origin, epoch: this.epoch });

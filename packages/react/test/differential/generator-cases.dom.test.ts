@@ -55,4 +55,28 @@ describe("found by the generator", () => {
       expect(text(r.official.driver.last?.messages)).toBe(words);
     },
   );
+
+  it(
+    "a server-started turn that fails before its first chunk reaches this tab: onTurnEnd reports it (ours reported nothing)",
+    T,
+    async () => {
+      const r = await play([{ do: "serverTurn" }, { do: "fail", thrown: false }, { do: "render" }]);
+      expect(r.ours.driver.callsOf("onTurnEnd").map((c) => c.args)).toEqual([
+        { error: "Model overloaded", outcome: "error", replay: false, requestId: "detached-delivery:1" },
+      ]);
+    },
+  );
+
+  it(
+    "a tool continuation this tab ACKed fails in-band: no onFinish as if it had completed (ours called onFinish({ isError: false }) at the bare done)",
+    T,
+    async () => {
+      const r = await play(
+        [{ do: "advance", n: 1 }, { do: "advance", n: 1 }, { do: "fail", thrown: false }, { do: "render" }],
+        { tools: "execute", history: "waiting-tool" },
+      );
+      expect(r.ours.driver.callsOf("onFinish")).toEqual([]);
+      expect(r.ours.driver.callsOf("onTurnEnd").map((c) => (c.args as { outcome: string }).outcome)).toEqual(["error"]);
+    },
+  );
 });

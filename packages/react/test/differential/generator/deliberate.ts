@@ -191,6 +191,32 @@ export const DIFFERENCES: Difference[] = [
     },
   },
   {
+    name: "one-ack-per-offer-pair",
+    group: "deliberate",
+    readme: "Resume handshake",
+    reason:
+      "the server offers a live stream twice (on connect and in answer to the probe sent before the ACK); the official hook may ACK both and get the stream replayed twice, ours ACKs once (docs/protocol.md#resume-handshake)",
+    normalise: (pair, ctx) => {
+      const ackedBefore = new Set(
+        ctx.ours.steps
+          .slice(0, ctx.step)
+          .flatMap((s) => s.sent as Record<string, unknown>[])
+          .filter((f) => f.type === "cf_agent_stream_resume_ack")
+          .map((f) => JSON.stringify([f.socket, f.id])),
+      );
+      const ours = new Set(frames(pair.ours, "cf_agent_stream_resume_ack").map((f) => JSON.stringify([f.socket, f.id])));
+      let changed = false;
+      const sent = pair.official.sent.filter((f) => {
+        const x = f as Record<string, unknown>;
+        const key = JSON.stringify([x.socket, x.id]);
+        const drop = x.type === "cf_agent_stream_resume_ack" && !ours.has(key) && ackedBefore.has(key);
+        if (drop) changed = true;
+        return !drop;
+      });
+      return changed ? { official: { ...pair.official, sent }, ours: pair.ours } : undefined;
+    },
+  },
+  {
     name: "stop-stops-any-live-stream",
     group: "deliberate",
     readme: "`stop()` stops any live stream",
