@@ -10,7 +10,14 @@
 import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { AgentClient, ChatSession } from "../packages/client/src/index.ts";
-import { AGENT, type Host, mountBeforeFirstSend, SKIP_REAL, until, useRealServer } from "./real-server-harness.ts";
+import {
+  AGENT,
+  type Host,
+  mountBeforeFirstSend,
+  SKIP_REAL,
+  until,
+  useRealServer,
+} from "./real-server-harness.ts";
 
 const real = useRealServer();
 let n = 0;
@@ -33,7 +40,11 @@ async function sender(host: Host, name: string) {
 
 type Frame = Record<string, unknown>;
 const isChunk = (f: Frame, id: string) =>
-  f.type === "cf_agent_use_chat_response" && f.id === id && f.done === false && typeof f.body === "string" && f.body !== "";
+  f.type === "cf_agent_use_chat_response" &&
+  f.id === id &&
+  f.done === false &&
+  typeof f.body === "string" &&
+  f.body !== "";
 const words = (text: string) => (text.match(/word\d+/g) ?? []).length;
 const textOf = (chat: ChatSession) =>
   chat
@@ -45,11 +56,15 @@ const textOf = (chat: ChatSession) =>
 
 describe.skipIf(SKIP_REAL)("a probe after the ACK", () => {
   for (const host of HOSTS) {
-    it(`${host}: the offer in answer holds the socket out of the stream until it ACKs again`, { timeout: 120_000 }, async () => {
+    it(`${host}: the offer in answer holds the socket out of the stream until it ACKs again`, {
+      timeout: 120_000,
+    }, async () => {
       const name = room(`raw-${host}`);
       const observer = client(host, name);
       const frames: Frame[] = [];
-      observer.addEventListener("message", (e) => frames.push(JSON.parse(String((e as MessageEvent).data)) as Frame));
+      observer.addEventListener("message", (e) =>
+        frames.push(JSON.parse(String((e as MessageEvent).data)) as Frame),
+      );
       observer.connect();
       await until("the observer open", () => observer.status === "open");
       const a = await sender(host, name);
@@ -70,7 +85,10 @@ describe.skipIf(SKIP_REAL)("a probe after the ACK", () => {
       await until("the second offer", offerFor("probe-2"));
       const held = frames.length;
       const senderWords = words(textOf(a.chat));
-      await until("the sender's stream goes on (3 more words)", () => words(textOf(a.chat)) >= senderWords + 3);
+      await until(
+        "the sender's stream goes on (3 more words)",
+        () => words(textOf(a.chat)) >= senderWords + 3,
+      );
       expect(frames.slice(held).filter((f) => isChunk(f, id))).toEqual([]);
       // ACKed again: the stored chunks are replayed, then live ones follow.
       const acked = frames.length;
@@ -84,7 +102,9 @@ describe.skipIf(SKIP_REAL)("a probe after the ACK", () => {
       a.client.close();
     });
 
-    it(`${host}: resumeStream() twice while another tab's stream shows: the stream keeps coming`, { timeout: 120_000 }, async () => {
+    it(`${host}: resumeStream() twice while another tab's stream shows: the stream keeps coming`, {
+      timeout: 120_000,
+    }, async () => {
       const name = room(`chat-${host}`);
       const b = client(host, name);
       const chat = new ChatSession({ agent: b, throttleMs: 0 });
@@ -104,7 +124,10 @@ describe.skipIf(SKIP_REAL)("a probe after the ACK", () => {
         return words(textOf(chat)) >= at + 3;
       });
       await until("the sender's turn ends", () => a.chat.getSnapshot().status === "ready");
-      await until("the observer is idle", () => !chat.getSnapshot().isServerStreaming && chat.getSnapshot().status === "ready");
+      await until(
+        "the observer is idle",
+        () => !chat.getSnapshot().isServerStreaming && chat.getSnapshot().status === "ready",
+      );
       expect(words(textOf(chat))).toBe(40);
       chat.dispose();
       b.close();

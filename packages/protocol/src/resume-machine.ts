@@ -322,7 +322,10 @@ export class ResumeMachine {
     // probe sent before the ACK (the reconnect order: probe, ACK of the connect offer) was read before the
     // ACK, so that ACK already took the socket out of the set.
     const again =
-      ackedAt !== undefined && frame.probeId !== undefined && frame.probeId === this.probe?.id && ackedAt < this.probe.sentAt;
+      ackedAt !== undefined &&
+      frame.probeId !== undefined &&
+      frame.probeId === this.probe?.id &&
+      ackedAt < this.probe.sentAt;
     if (ackedAt !== undefined && !again) {
       // The duplicate offer: settle a probe waiting for it, never ACK it twice. A continuation this client
       // waits for is that stream, already being received (another tab's decision started it first).

@@ -22,7 +22,10 @@ const FILE = "packages/react/test/differential/generator-cases.dom.test.ts";
 async function play(steps: Step[], cfg: Partial<Config> = {}) {
   const r = await runCase({ ...BASE, ...cfg }, steps);
   const f = r.verdict.failure;
-  expect(f, f ? report(0, r.cfg, r.steps, r.verdict, r.official.driver, r.ours.driver, FILE) : "").toBeUndefined();
+  expect(
+    f,
+    f ? report(0, r.cfg, r.steps, r.verdict, r.official.driver, r.ours.driver, FILE) : "",
+  ).toBeUndefined();
   return r;
 }
 
@@ -76,7 +79,9 @@ describe("found by the generator", () => {
         { tools: "execute", history: "waiting-tool" },
       );
       expect(r.ours.driver.callsOf("onFinish")).toEqual([]);
-      expect(r.ours.driver.callsOf("onTurnEnd").map((c) => (c.args as { outcome: string }).outcome)).toEqual(["error"]);
+      expect(r.ours.driver.callsOf("onTurnEnd").map((c) => (c.args as { outcome: string }).outcome)).toEqual([
+        "error",
+      ]);
     },
   );
 });

@@ -26,15 +26,21 @@ function seeds(): number[] {
 describe("the differential generator", () => {
   it("every deliberate entry stands for a bullet of the README's list", () => {
     const readme = readFileSync(join(process.cwd(), "packages/react/README.md"), "utf8");
-    const section = readme.split("## Where the kit deliberately differs from the official client")[1]?.split("\n## ")[0] ?? "";
+    const section =
+      readme.split("## Where the kit deliberately differs from the official client")[1]?.split("\n## ")[0] ??
+      "";
     for (const e of DIFFERENCES.filter((x) => x.group === "deliberate"))
       expect(section, e.name).toContain(`**${e.readme}`);
     const names = DIFFERENCES.map((e) => e.name);
     expect(new Set(names).size).toBe(names.length);
   });
 
-  it("seeded runs: the official hook and ours show the same, or a named difference", { timeout: 3_600_000 }, async () => {
-    const given = process.env.RUNBOARD_DIFF_STEPS ? (JSON.parse(process.env.RUNBOARD_DIFF_STEPS) as Step[]) : undefined;
+  it("seeded runs: the official hook and ours show the same, or a named difference", {
+    timeout: 3_600_000,
+  }, async () => {
+    const given = process.env.RUNBOARD_DIFF_STEPS
+      ? (JSON.parse(process.env.RUNBOARD_DIFF_STEPS) as Step[])
+      : undefined;
     const totals = new Map<string, number>();
     const failures: string[] = [];
     const started = performance.now();
@@ -74,8 +80,13 @@ describe("the differential generator", () => {
     console.info(
       `[diff] ${list.length} seed(s) in ${ms} ms; named differences met: ${
         [...totals].map(([k, v]) => `${k} ×${v}`).join(", ") || "none"
-      }; never met: ${DIFFERENCES.filter((e) => !totals.has(e.name)).map((e) => e.name).join(", ") || "none"}`,
+      }; never met: ${
+        DIFFERENCES.filter((e) => !totals.has(e.name))
+          .map((e) => e.name)
+          .join(", ") || "none"
+      }`,
     );
-    if (failures.length > 0) throw new Error(`${failures.length} failing seed(s)\n\n${failures.join("\n\n")}`);
+    if (failures.length > 0)
+      throw new Error(`${failures.length} failing seed(s)\n\n${failures.join("\n\n")}`);
   });
 });

@@ -79,7 +79,10 @@ type Part = Record<string, unknown> & { type: string };
 type Message = { id: string; role: string; parts: Part[] } & Record<string, unknown>;
 
 const isMessage = (v: unknown): v is Message =>
-  !!v && typeof v === "object" && typeof (v as Message).role === "string" && Array.isArray((v as Message).parts);
+  !!v &&
+  typeof v === "object" &&
+  typeof (v as Message).role === "string" &&
+  Array.isArray((v as Message).parts);
 
 /** `f` applied to every message anywhere in `v` (a transcript, a request body, a callback's arguments). */
 function walkMessages(v: unknown, f: (m: Message) => Message): unknown {
@@ -115,7 +118,57 @@ const ownRequest = (id: unknown) => typeof id === "string" && /^r\d+$/.test(id);
 const frames = (o: Observation, type: string) =>
   o.sent.filter((f) => (f as { type?: string }).type === type) as Record<string, unknown>[];
 /** Steps before `ctx.step` that did `what`. */
-const earlier = (ctx: Context, what: Step["do"]) => ctx.steps.slice(0, ctx.step - 1).some((s) => s.do === what);
+const earlier = (ctx: Context, what: Step["do"]) =>
+  ctx.steps.slice(0, ctx.step - 1).some((s) => s.do === what);
+
+/**
+ * For each message id both sides show (`messages`), `fix` may return the two versions rewritten; every copy of
+ * a version (shown, sent in a request, handed to a callback) is then replaced by its rewrite.
+ */
+function pairMessages(
+  pair: Pair,
+  fix: (official: Message, ours: Message) => [Message, Message] | undefined,
+): Pair | undefined {
+  const a = pair.official.messages;
+  const b = pair.ours.messages;
+  if (!Array.isArray(a) || !Array.isArray(b)) return undefined;
+  const mine = new Map((b as Message[]).map((m) => [m.id, m]));
+  const rewrite = { official: new Map<string, Message>(), ours: new Map<string, Message>() };
+  for (const m of a as Message[]) {
+    const o = mine.get(m.id);
+    if (!o || JSON.stringify(m) === JSON.stringify(o)) continue;
+    const fixed = fix(m, o);
+    if (!fixed) continue;
+    rewrite.official.set(JSON.stringify(m), fixed[0]);
+    rewrite.ours.set(JSON.stringify(o), fixed[1]);
+  }
+  if (rewrite.official.size === 0) return undefined;
+  const map = (o: Observation, r: Map<string, Message>): Observation => {
+    const f = (m: Message) => r.get(JSON.stringify(m)) ?? m;
+    return {
+      ...o,
+      messages: walkMessages(o.messages, f),
+      sent: walkMessages(o.sent, f) as unknown[],
+      calls: o.calls.map((c) => JSON.stringify(walkMessages(JSON.parse(c), f))).sort(),
+    };
+  };
+  return { official: map(pair.official, rewrite.official), ours: map(pair.ours, rewrite.ours) };
+}
+
+/** A message holding the same text part twice, or two assistant messages in a row with the same text. */
+function showsTextTwice(messages: unknown): boolean {
+  if (!Array.isArray(messages)) return false;
+  const texts = (m: Message) => m.parts.filter((p) => p.type === "text").map((p) => p.text as string);
+  let previous: string | undefined;
+  for (const m of messages as Message[]) {
+    const t = texts(m);
+    if (t.some((x, i) => x !== "" && t.indexOf(x) !== i)) return true;
+    const joined = m.role === "assistant" ? t.join("") : undefined;
+    if (joined && joined === previous) return true;
+    previous = joined;
+  }
+  return false;
+}
 
 const isStaticTool = (p: Part) => p.type.startsWith("tool-");
 const isProbe = (f: unknown) => (f as { type?: string }).type === "cf_agent_stream_resume_request";
@@ -173,9 +226,25 @@ export const DIFFERENCES: Difference[] = [
         ours: {
           ...pair.ours,
           fetches: pair.ours.fetches.filter((f) => !extra(f)),
-          calls: extraLoad ? pair.ours.calls.filter((c) => parse(c).name !== "getInitialMessages") : pair.ours.calls,
+          calls: extraLoad
+            ? pair.ours.calls.filter((c) => parse(c).name !== "getInitialMessages")
+            : pair.ours.calls,
         },
       };
+    },
+  },
+  {
+    name: "reconnect-rereads-transcript-shows-missed-messages",
+    group: "deliberate",
+    readme: "Resume handshake",
+    reason:
+      "what the re-read transcript after a reconnect brings: messages that arrived while the socket was down (another tab's message, a server's) show in ours; the official hook never shows them until something else sends a transcript",
+    diverges: ({ pair, diffs }, ctx) => {
+      if (!earlier(ctx, "drop") || !diffs.some((d) => d.field === "messages")) return false;
+      const ids = (o: Observation) =>
+        new Set(Array.isArray(o.messages) ? (o.messages as Message[]).map((m) => m.id) : []);
+      const theirs = ids(pair.official);
+      return [...ids(pair.ours)].some((id) => !theirs.has(id));
     },
   },
   {
@@ -185,9 +254,15 @@ export const DIFFERENCES: Difference[] = [
     reason:
       "on a reconnect ours sends a resume probe whenever resuming is on (docs/protocol.md#resume-handshake); the official hook probes only once no turn or resume of its own is running",
     normalise: (pair, ctx) => {
-      if (ctx.label !== "socket reconnects" || frames(pair.official, "cf_agent_stream_resume_request").length > 0)
+      if (
+        ctx.label !== "socket reconnects" ||
+        frames(pair.official, "cf_agent_stream_resume_request").length > 0
+      )
         return undefined;
-      return { official: pair.official, ours: { ...pair.ours, sent: pair.ours.sent.filter((f) => !isProbe(f)) } };
+      return {
+        official: pair.official,
+        ours: { ...pair.ours, sent: pair.ours.sent.filter((f) => !isProbe(f)) },
+      };
     },
   },
   {
@@ -204,7 +279,9 @@ export const DIFFERENCES: Difference[] = [
           .filter((f) => f.type === "cf_agent_stream_resume_ack")
           .map((f) => JSON.stringify([f.socket, f.id])),
       );
-      const ours = new Set(frames(pair.ours, "cf_agent_stream_resume_ack").map((f) => JSON.stringify([f.socket, f.id])));
+      const ours = new Set(
+        frames(pair.ours, "cf_agent_stream_resume_ack").map((f) => JSON.stringify([f.socket, f.id])),
+      );
       let changed = false;
       const sent = pair.official.sent.filter((f) => {
         const x = f as Record<string, unknown>;
@@ -234,30 +311,16 @@ export const DIFFERENCES: Difference[] = [
     readme: "A server transcript replaces the local one",
     reason:
       "a transcript from the server replaces the local copy of a message that is no longer streaming here; the official hook keeps its own streamed copy in some end-of-turn races (here: the `finishReason` metadata the stream carried, which the server does not store), and sends that copy back with the next request",
-    normalise: (pair) => {
-      const versions = (o: Observation) => {
-        const out = new Map<string, Message>();
-        everyMessage({ official: o, ours: o }, (m) => {
-          if (m.role === "assistant") out.set(m.id, m);
-          return m;
-        });
-        return out;
-      };
-      const strip = (m: Message) => {
-        const { metadata: _m, ...rest } = m;
-        return rest as Message;
-      };
-      const a = versions(pair.official);
-      const b = versions(pair.ours);
-      const ids = new Set<string>();
-      for (const [id, m] of a) {
-        const o = b.get(id);
-        if (!o || (m.metadata === undefined) === (o.metadata === undefined)) continue;
-        if (JSON.stringify(strip(m)) === JSON.stringify(strip(o))) ids.add(id);
-      }
-      if (ids.size === 0) return undefined;
-      return everyMessage(pair, (m) => (m.role === "assistant" && ids.has(m.id) ? strip(m) : m));
-    },
+    normalise: (pair) =>
+      pairMessages(pair, (m, o) => {
+        const strip = (x: Message) => {
+          const { metadata: _m, ...rest } = x;
+          return rest as Message;
+        };
+        if (m.role !== "assistant" || (m.metadata === undefined) === (o.metadata === undefined))
+          return undefined;
+        return JSON.stringify(strip(m)) === JSON.stringify(strip(o)) ? [strip(m), strip(o)] : undefined;
+      }),
   },
 
   // ───────────── pending: issue 30 §1, being fixed on other branches (delete this group after the merge) ─────────────
@@ -268,7 +331,8 @@ export const DIFFERENCES: Difference[] = [
       "sendMessage({ text, metadata }): official stores and sends the user message with its metadata; ours drops it (issue 30 §1, `sendMessage` / `regenerate` options are dropped)",
     normalise: (pair) =>
       everyMessage(pair, (m) => {
-        if (m.role !== "user" || JSON.stringify(m.metadata) !== JSON.stringify({ from: "generator" })) return m;
+        if (m.role !== "user" || JSON.stringify(m.metadata) !== JSON.stringify({ from: "generator" }))
+          return m;
         const { metadata: _m, ...rest } = m;
         return rest as Message;
       }),
@@ -293,7 +357,10 @@ export const DIFFERENCES: Difference[] = [
     normalise: (pair) => {
       const a = pair.official.sent;
       const b = pair.ours.sent;
-      if (!frames(pair.official, "cf_agent_tool_result").length || !frames(pair.ours, "cf_agent_stream_resume_request").length)
+      if (
+        !frames(pair.official, "cf_agent_tool_result").length ||
+        !frames(pair.ours, "cf_agent_stream_resume_request").length
+      )
         return undefined;
       const key = (l: unknown[]) => l.map((f) => JSON.stringify(f)).sort();
       if (JSON.stringify(key(a)) !== JSON.stringify(key(b))) return undefined;
@@ -308,12 +375,22 @@ export const DIFFERENCES: Difference[] = [
     normalise: (pair, ctx) => {
       const a = pair.official;
       const b = pair.ours;
-      if (!(earlier(ctx, "drop") || earlier(ctx, "resumeStream") || ctx.label === "resumeStream")) return undefined;
+      if (!(earlier(ctx, "drop") || earlier(ctx, "resumeStream") || ctx.label === "resumeStream"))
+        return undefined;
       if (a.isServerStreaming !== true && b.isServerStreaming !== true) return undefined;
-      if (a.status === b.status && a.isServerStreaming === b.isServerStreaming && a.isStreaming === b.isStreaming)
+      if (
+        a.status === b.status &&
+        a.isServerStreaming === b.isServerStreaming &&
+        a.isStreaming === b.isStreaming
+      )
         return undefined;
       return {
-        official: { ...a, status: b.status, isStreaming: b.isStreaming, isServerStreaming: b.isServerStreaming },
+        official: {
+          ...a,
+          status: b.status,
+          isStreaming: b.isStreaming,
+          isServerStreaming: b.isServerStreaming,
+        },
         ours: b,
       };
     },
@@ -324,7 +401,8 @@ export const DIFFERENCES: Difference[] = [
     reason:
       "resumeStream() while this tab's own turn (or a stream it resumed) is running: official sends nothing (it returns the resume in flight); ours sends another probe and ACKs the server's offer of the running stream in answer (issue 30 §1, resumeStream(): two calls while one resume is in flight share one)",
     normalise: (pair, ctx) => {
-      if (ctx.label !== "resumeStream" || frames(pair.official, "cf_agent_stream_resume_request").length > 0) return undefined;
+      if (ctx.label !== "resumeStream" || frames(pair.official, "cf_agent_stream_resume_request").length > 0)
+        return undefined;
       // Ours' probe is answered with an offer of the stream running, which it ACKs (again, when it had).
       const sent = pair.ours.sent.filter((f) => {
         const x = f as Record<string, unknown>;
@@ -342,6 +420,28 @@ export const DIFFERENCES: Difference[] = [
       (earlier(ctx, "drop") || earlier(ctx, "resumeStream")) &&
       typeof pair.official.error === "string" &&
       pair.ours.error === undefined,
+  },
+  {
+    name: "§1-resume-of-another-stream-aftermath",
+    group: "pending-issue-30-§1",
+    reason:
+      "after a resume picked up a stream (another tab's or the server's, or this tab's own after a reconnect), official reads it through its transport as its own request: when it ends, official probes again (and ACKs what it is offered), calls onFinish with its transport's copy of the message, and its flags follow its transport; ours shows another tab's stream as such and its own as before the drop (issue 30 §1, resumeStream() while showing another tab's stream)",
+    diverges: ({ diffs }, ctx) => {
+      // A stream picked up by a resume (after a reconnect or resumeStream()): an ACK, another tab's stream or
+      // this tab's own after a reconnect.
+      const resumed = [ctx.official, ctx.ours].some((d) =>
+        d.steps
+          .slice(0, ctx.step)
+          .some((s) =>
+            (s.sent as Record<string, unknown>[]).some(
+              (f) => f.type === "cf_agent_stream_resume_ack" && (!ownRequest(f.id) || earlier(ctx, "drop")),
+            ),
+          ),
+      );
+      if (!resumed) return false;
+      const FLAGS = ["status", "isStreaming", "isServerStreaming", "error", "sent", "calls", "messages"];
+      return diffs.every((d) => FLAGS.includes(d.field));
+    },
   },
   {
     name: "§1-edit-appends",
@@ -368,7 +468,12 @@ export const DIFFERENCES: Difference[] = [
       if (callsNamed(pair.ours, "onFinish").length > 0) return undefined;
       return filterCalls(
         pair,
-        (c, side) => !(side === "official" && c.name === "onFinish" && (c.args.isAbort === true || c.args.isError === true)),
+        (c, side) =>
+          !(
+            side === "official" &&
+            c.name === "onFinish" &&
+            (c.args.isAbort === true || c.args.isError === true)
+          ),
       );
     },
   },
@@ -378,7 +483,8 @@ export const DIFFERENCES: Difference[] = [
     reason:
       "a stream this tab did not request (another tab's turn, a server-started turn, a continuation another tab asked for) completes: ours calls onFinish; official calls it only for streams it reads through its own transport (its requests and resumes)",
     normalise: (pair) => {
-      if (callsNamed(pair.official, "onFinish").length > 0 || callsNamed(pair.ours, "onFinish").length === 0) return undefined;
+      if (callsNamed(pair.official, "onFinish").length > 0 || callsNamed(pair.ours, "onFinish").length === 0)
+        return undefined;
       const ends = [...callsNamed(pair.official, "onTurnEnd"), ...callsNamed(pair.ours, "onTurnEnd")];
       if (!ends.some((c) => !ownRequest(c.args.requestId))) return undefined;
       return filterCalls(pair, (c, side) => !(side === "ours" && c.name === "onFinish"));
@@ -392,10 +498,19 @@ export const DIFFERENCES: Difference[] = [
     normalise: (pair) => {
       const a = callsNamed(pair.official, "onFinish");
       const b = callsNamed(pair.ours, "onFinish");
-      if (a.length !== 1 || b.length !== 1 || b[0]?.args.message !== undefined || a[0]?.args.message === undefined)
+      if (
+        a.length !== 1 ||
+        b.length !== 1 ||
+        b[0]?.args.message !== undefined ||
+        a[0]?.args.message === undefined
+      )
         return undefined;
-      const drop = (c: Call) => (c.name === "onFinish" ? { ...c, args: { ...c.args, message: undefined } } : c);
-      const map = (o: Observation) => ({ ...o, calls: o.calls.map((c) => JSON.stringify(drop(parse(c)))).sort() });
+      const drop = (c: Call) =>
+        c.name === "onFinish" ? { ...c, args: { ...c.args, message: undefined } } : c;
+      const map = (o: Observation) => ({
+        ...o,
+        calls: o.calls.map((c) => JSON.stringify(drop(parse(c)))).sort(),
+      });
       return { official: map(pair.official), ours: map(pair.ours) };
     },
   },
@@ -403,8 +518,12 @@ export const DIFFERENCES: Difference[] = [
     name: "new-socket-close-fails-own-stream",
     group: "pending-new",
     reason:
-      "the socket closes while this tab reads a stream through its transport (its own turn, or a stream it resumed): official fails it (status \"error\", error \"WebSocket closed mid-stream\", onError, onFinish({ isError: true })) and leaves the server turn running; ours keeps the turn live and picks it up again after the reconnect",
-    diverges: ({ pair }, ctx) => ctx.label === "socket drops" && pair.official.error === "WebSocket closed mid-stream",
+      'the socket closes while this tab reads a stream through its transport (its own turn, or a stream it resumed): official fails it (status "error", error "WebSocket closed mid-stream", onError, onFinish({ isError: true })) and leaves the server turn running; ours keeps the turn live and picks it up again after the reconnect',
+    diverges: ({ pair }, ctx) =>
+      ctx.label === "socket drops" &&
+      (pair.official.error === "WebSocket closed mid-stream" ||
+        // A continuation it awaited through its transport ends there too (isToolContinuation off, onFinish).
+        (pair.official.isToolContinuation === false && pair.ours.isToolContinuation === true)),
   },
   {
     name: "new-observed-tool-input-shown-while-streaming",
@@ -416,13 +535,20 @@ export const DIFFERENCES: Difference[] = [
       const b = pair.ours.messages;
       if (!Array.isArray(a) || !Array.isArray(b)) return undefined;
       const theirs = new Map<string, Part>();
-      for (const m of a as Message[]) for (const p of m.parts) if (typeof p.toolCallId === "string") theirs.set(p.toolCallId, p);
+      for (const m of a as Message[])
+        for (const p of m.parts) if (typeof p.toolCallId === "string") theirs.set(p.toolCallId, p);
       let changed = false;
       const messages = (b as Message[]).map((m) => ({
         ...m,
         parts: m.parts.map((p) => {
           const o = typeof p.toolCallId === "string" ? theirs.get(p.toolCallId) : undefined;
-          if (p.state !== "input-streaming" || o?.state !== "input-streaming" || "input" in o || "rawInput" in o) return p;
+          if (
+            p.state !== "input-streaming" ||
+            o?.state !== "input-streaming" ||
+            "input" in o ||
+            "rawInput" in o
+          )
+            return p;
           if (!("input" in p) && !("rawInput" in p)) return p;
           changed = true;
           const { input: _i, rawInput: _r, ...rest } = p;
@@ -440,10 +566,14 @@ export const DIFFERENCES: Difference[] = [
     normalise: (pair) => {
       if (frames(pair.official, "cf_agent_stream_resume_request").length > 0) return undefined;
       const acks = frames(pair.ours, "cf_agent_stream_resume_ack").filter((f) => ownRequest(f.id));
-      if (acks.length === 0 || frames(pair.ours, "cf_agent_stream_resume_request").length === 0) return undefined;
+      if (acks.length === 0 || frames(pair.ours, "cf_agent_stream_resume_request").length === 0)
+        return undefined;
       const sent = pair.ours.sent.filter((f) => {
         const x = f as Record<string, unknown>;
-        return !(x.type === "cf_agent_stream_resume_request" || (x.type === "cf_agent_stream_resume_ack" && ownRequest(x.id)));
+        return !(
+          x.type === "cf_agent_stream_resume_request" ||
+          (x.type === "cf_agent_stream_resume_ack" && ownRequest(x.id))
+        );
       });
       return { official: pair.official, ours: { ...pair.ours, sent } };
     },
@@ -458,13 +588,20 @@ export const DIFFERENCES: Difference[] = [
       const b = pair.ours.messages;
       if (!Array.isArray(a) || !Array.isArray(b)) return undefined;
       const ours = new Map<string, Part>();
-      for (const m of b as Message[]) for (const p of m.parts) if (typeof p.toolCallId === "string") ours.set(p.toolCallId, p);
+      for (const m of b as Message[])
+        for (const p of m.parts) if (typeof p.toolCallId === "string") ours.set(p.toolCallId, p);
       let changed = false;
       const messages = (a as Message[]).map((m) => ({
         ...m,
         parts: m.parts.map((p) => {
           const o = typeof p.toolCallId === "string" ? ours.get(p.toolCallId) : undefined;
-          if (p.state !== "input-streaming" || o?.state !== "input-streaming" || "input" in o || "rawInput" in o) return p;
+          if (
+            p.state !== "input-streaming" ||
+            o?.state !== "input-streaming" ||
+            "input" in o ||
+            "rawInput" in o
+          )
+            return p;
           if (!("input" in p) && !("rawInput" in p)) return p;
           changed = true;
           const { input: _i, rawInput: _r, ...rest } = p;
@@ -478,72 +615,77 @@ export const DIFFERENCES: Difference[] = [
     name: "new-send-while-own-turn-streams",
     group: "pending-new",
     reason:
-      "sendMessage while this tab's own previous turn still streams: official shows status \"submitted\" for the new request (the AI SDK moves on to it); ours stays \"streaming\" while the earlier turn's stream goes on",
-    diverges: ({ pair }, ctx) =>
-      ctx.label.startsWith("send ") &&
-      new Set([pair.official.status, pair.ours.status]).size === 2 &&
-      [pair.official.status, pair.ours.status].every((x) => x === "submitted" || x === "streaming"),
+      'sendMessage while this tab\'s own previous turn still streams (the server queues the new turn): official moves on to the new request (status "submitted", and when the earlier turn then fails the new one shows as streaming); ours goes on showing the earlier turn ("streaming", or "error" once it fails, until the next send)',
+    diverges: ({ diffs }, ctx) => {
+      const sentWhileStreaming = ctx.official.steps
+        .slice(1, ctx.step + 1)
+        .some(
+          (s, i) =>
+            s.label.startsWith("send ") &&
+            ["submitted", "streaming"].includes(String(ctx.official.steps[i]?.view?.status)),
+        );
+      return sentWhileStreaming && diffs.length > 0;
+    },
   },
   {
     name: "new-replay-of-unnamed-stream-doubles-text",
     group: "pending-new",
     reason:
       "a stream that names no message id (a plain-text reply: no `start` chunk) is replayed to this tab (resumeStream(), a reconnect): both hooks show its text twice, differently: ours appends a second text part to the message, official adds a second assistant message",
-    diverges: ({ pair }) =>
-      [pair.official.messages, pair.ours.messages].some((m) => JSON.stringify(m).split('"Plain "').length > 2),
+    diverges: ({ pair }) => [pair.official.messages, pair.ours.messages].some(showsTextTwice),
   },
   {
-    name: "new-onToolCall-after-stop",
+    name: "new-onToolCall-after-stop-or-error",
     group: "pending-new",
     reason:
-      "stop() ends this tab's turn while its last message holds a tool call with its input (a server tool still running, or a client tool): official then calls onToolCall for it (and would run a client tool and send its result); ours does not",
+      "this tab's turn is stopped (stop()) or fails (an error frame) while its last message holds a tool call with its input (a server tool still running, a client tool, an approval-gated tool before its approval request): official then calls onToolCall for it (and would run a client tool and send its result); ours does not",
     normalise: (pair, ctx) => {
-      if (ctx.label !== "stop" || callsNamed(pair.ours, "onToolCall").length > 0) return undefined;
+      if (
+        !/^(stop|server: (in-band|thrown) error)$/.test(ctx.label) ||
+        callsNamed(pair.ours, "onToolCall").length > 0
+      )
+        return undefined;
       return filterCalls(pair, (c, side) => !(side === "official" && c.name === "onToolCall"));
     },
   },
   {
-    name: "new-official-doubles-step-start-on-replay",
+    name: "new-official-doubles-own-stream-on-replay",
     group: "pending-new",
     reason:
-      "resumeStream() while this tab's own turn streams: both hooks probe and ACK their own stream, and the server replays it; official adds a second `step-start` part to the message, ours rebuilds it (ours is right: a candidate for the README list)",
-    normalise: (pair) => {
-      let changed = false;
-      const dedupe = (o: Observation): Observation => ({
-        ...o,
-        messages: walkMessages(o.messages, (m) => ({
-          ...m,
-          parts: m.parts.filter((p, i) => {
-            const dup = p.type === "step-start" && m.parts[i - 1]?.type === "step-start";
-            if (dup) changed = true;
-            return !dup;
-          }),
-        })),
-      });
-      const official = dedupe(pair.official);
-      return changed ? { official, ours: pair.ours } : undefined;
+      "this tab's own turn is replayed to it (resumeStream() while it streams, a reconnect): official adds the replayed parts again (a second `step-start`, the text twice) and hands that copy to onFinish, sometimes twice; ours rebuilds the message (ours is right: a candidate for the README list)",
+    diverges: ({ pair }, ctx) => {
+      if (!earlier(ctx, "resumeStream") && ctx.label !== "resumeStream" && !earlier(ctx, "drop"))
+        return false;
+      const doubled = (o: Observation) => {
+        let twice = showsTextTwice(o.messages);
+        everyMessage({ official: o, ours: o }, (m) => {
+          if (
+            m.parts.filter((p) => p.type === "step-start").length > 1 &&
+            showsTextTwice([
+              { ...m, parts: m.parts.map((p) => (p.type === "text" ? { ...p, state: "" } : p)) },
+            ])
+          )
+            twice = true;
+          if (m.parts.some((p, i) => p.type === "step-start" && m.parts[i - 1]?.type === "step-start"))
+            twice = true;
+          return m;
+        });
+        return twice;
+      };
+      return doubled(pair.official) && !showsTextTwice(pair.ours.messages);
     },
   },
   {
     name: "new-step-start-shown-before-content",
     group: "pending-new",
     reason:
-      "a continuation's `start-step` chunk arrives: ours shows the new `step-start` part at once; official shows it with the next chunk that has content",
-    normalise: (pair) => {
-      const a = pair.official.messages;
-      const b = pair.ours.messages;
-      if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return undefined;
-      let changed = false;
-      const messages = (b as Message[]).map((m, i) => {
-        const o = a[i] as Message;
-        if (m.id !== o.id || m.parts.at(-1)?.type !== "step-start" || m.parts.length !== o.parts.length + 1) return m;
-        const trimmed = { ...m, parts: m.parts.slice(0, -1) };
-        if (JSON.stringify(trimmed) !== JSON.stringify(o)) return m;
-        changed = true;
-        return trimmed;
-      });
-      return changed ? { official: pair.official, ours: { ...pair.ours, messages } } : undefined;
-    },
+      "a continuation's `start-step` chunk arrives: ours shows the new `step-start` part at once (and keeps it, and sends it back, when the continuation fails before any content); official adds it with the next chunk that has content",
+    normalise: (pair) =>
+      pairMessages(pair, (m, o) => {
+        if (o.parts.at(-1)?.type !== "step-start" || o.parts.length !== m.parts.length + 1) return undefined;
+        const trimmed = { ...o, parts: o.parts.slice(0, -1) };
+        return JSON.stringify(trimmed) === JSON.stringify(m) ? [m, trimmed] : undefined;
+      }),
   },
   {
     name: "new-agent-object-same-thread-drops-shown-stream",
@@ -554,5 +696,49 @@ export const DIFFERENCES: Difference[] = [
       /^new agent object \((same|first)-thread\)$/.test(ctx.label) &&
       pair.official.isServerStreaming === false &&
       pair.ours.isServerStreaming === true,
+  },
+  {
+    name: "new-execute-runs-before-stream-ends",
+    group: "pending-new",
+    reason:
+      "a client tool with `execute` (experimental_automaticToolResolution) is called in this tab's turn: official runs it and sends its result as soon as the call's input is complete, while the turn still streams; ours runs it once the stream has ended",
+    diverges: ({ pair }) =>
+      callsNamed(pair.official, "execute").length > callsNamed(pair.ours, "execute").length &&
+      frames(pair.official, "cf_agent_tool_result").length > frames(pair.ours, "cf_agent_tool_result").length,
+  },
+  {
+    name: "new-official-continuation-as-new-message",
+    group: "pending-new",
+    reason:
+      "a tool continuation this tab waits for streams after a new agent object or a remount: official shows it as a new assistant message under a client-made id (the AI SDK starts its resume from an empty message); ours appends it to the last assistant message, where the server stores it (ours is right: a candidate for the README list)",
+    diverges: ({ pair }) => {
+      const a = pair.official.messages;
+      const b = pair.ours.messages;
+      if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length + 1) return false;
+      const last = a.at(-1) as Message;
+      const prev = a.at(-2) as Message;
+      return /^m\d+$/.test(last.id) && last.role === "assistant" && prev.role === "assistant";
+    },
+  },
+  {
+    name: "new-tools-run-on-remount",
+    group: "pending-new",
+    reason:
+      "the component mounts again (or mounts) on a transcript whose last assistant message holds a tool call with its input (a client tool, or a server or approval-gated tool its turn never finished): official calls onToolCall / execute for it at once; ours runs client tools only after the mount's resume probe is answered, and not for a call its own turn left behind (related to issue 30 §1, waiting client tools run late)",
+    diverges: ({ pair }, ctx) =>
+      (ctx.label === "mount" || ctx.label === "remount") &&
+      callsNamed(pair.official, "onToolCall").length + callsNamed(pair.official, "execute").length >
+        callsNamed(pair.ours, "onToolCall").length + callsNamed(pair.ours, "execute").length,
+  },
+  {
+    name: "new-turn-error-keeps-awaited-continuation",
+    group: "pending-new",
+    reason:
+      "this tab's turn fails while a tool continuation it asked for (an approval or tool result with autoContinue) has not started: official keeps isToolContinuation true (and takes the continuation when it comes); ours clears it with the error",
+    diverges: ({ diffs, pair }, ctx) =>
+      /^server: (in-band|thrown) error$/.test(ctx.label) &&
+      pair.official.isToolContinuation === true &&
+      pair.ours.isToolContinuation === false &&
+      diffs.every((d) => ["isToolContinuation", "status", "calls", "sent"].includes(d.field)),
   },
 ];

@@ -7,10 +7,20 @@
  */
 import type { UIMessage } from "ai";
 import { assistantText, assistantWaitingTool, userMessage } from "../frames.ts";
-import { type Driver, dump, OMIT, play, type Side, type Step as Recorded } from "../harness.ts";
+import { type Driver, dump, OMIT, play, type Step as Recorded, type Side } from "../harness.ts";
 import { DIFFERENCES, type Difference, type FieldDiff, type Observation, type Pair } from "./deliberate.ts";
 import { ServerModel } from "./server.ts";
-import { chooseStep, type Config, configFor, describeStep, drainStep, LOCATION, playStep, Random, type Step } from "./steps.ts";
+import {
+  type Config,
+  chooseStep,
+  configFor,
+  describeStep,
+  drainStep,
+  LOCATION,
+  playStep,
+  Random,
+  type Step,
+} from "./steps.ts";
 
 /** Steps a generated run takes before it lets the server finish. */
 export const STEPS_PER_RUN = 28;
@@ -103,7 +113,12 @@ function optionsFor(d: Driver, server: ServerModel, cfg: Config): Record<string,
  * Plays a run on one side. Without `steps`, chooses them (from this side's server and hook) and returns the
  * list it chose.
  */
-async function playSide(side: Side, seed: number, cfg: Config, given?: Step[]): Promise<SideRun & { steps: Step[] }> {
+async function playSide(
+  side: Side,
+  seed: number,
+  cfg: Config,
+  given?: Step[],
+): Promise<SideRun & { steps: Step[] }> {
   let server!: ServerModel;
   const steps: Step[] = given ? [...given] : [];
   const driver = await play(side, async (d) => {
@@ -178,7 +193,8 @@ function renumber(o: Observation): Observation {
       return n;
     }
     if (Array.isArray(v)) return v.map(walk);
-    if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    if (v && typeof v === "object")
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
     return v;
   };
   return {
@@ -315,7 +331,12 @@ export async function runCase(cfg: Config, steps?: Step[], seed = 0) {
 
 /** The failure's signature: the step label's action and the fields, to keep shrinking on the same bug. */
 const signature = (v: Verdict) =>
-  v.failure ? `${v.failure.diffs.map((d) => d.field).sort().join(",")}` : undefined;
+  v.failure
+    ? `${v.failure.diffs
+        .map((d) => d.field)
+        .sort()
+        .join(",")}`
+    : undefined;
 
 /**
  * Deletes steps while the run still fails with the same fields differing (delta debugging: chunks, then
@@ -372,7 +393,8 @@ export function report(
     "  steps (step 0 is the mount):",
     ...steps.map((s, i) => `    ${i + 1}. ${describeStep(s)}`),
     ...(f?.diffs ?? []).map(
-      (d) => `  ${d.field}:\n    official ${JSON.stringify(d.official)}\n    ours     ${JSON.stringify(d.ours)}`,
+      (d) =>
+        `  ${d.field}:\n    official ${JSON.stringify(d.official)}\n    ours     ${JSON.stringify(d.ours)}`,
     ),
     "--- official (steps before the difference in short, then in full)",
     around(official, f?.step ?? 0),

@@ -11,7 +11,17 @@
  */
 import type { UIMessage } from "ai";
 import type { Driver, FakeAgent } from "../harness.ts";
-import { type Chunk, type Gate, kindOf, PROMPTS, type Kind, serverTurn, StoredMessage, type Turn, turn } from "./recorded.ts";
+import {
+  type Chunk,
+  type Gate,
+  type Kind,
+  kindOf,
+  PROMPTS,
+  StoredMessage,
+  serverTurn,
+  type Turn,
+  turn,
+} from "./recorded.ts";
 
 type Frame = Record<string, unknown>;
 
@@ -196,7 +206,10 @@ export class ServerModel {
     }
     this.send(s, { type: "cf_agent_identity", name: r.name, agent: "chat-agent", stateFollows: true });
     this.send(s, { type: "cf_agent_state", state: { counter: 0 } });
-    this.send(s, { mcp: { prompts: [], resources: [], servers: {}, tools: [] }, type: "cf_agent_mcp_servers" });
+    this.send(s, {
+      mcp: { prompts: [], resources: [], servers: {}, tools: [] },
+      type: "cf_agent_mcp_servers",
+    });
   }
 
   // ── what the hook sends ──
@@ -411,7 +424,10 @@ export class ServerModel {
     r.waiting.clear();
     this.broadcast(r, terminal);
     r.completed.set(l.id, {
-      frames: [...l.chunks.slice(0, l.sent).map((c, i) => this.frame(l, c, i, true)), { ...terminal, replay: true }],
+      frames: [
+        ...l.chunks.slice(0, l.sent).map((c, i) => this.frame(l, c, i, true)),
+        { ...terminal, replay: true },
+      ],
     });
     r.waiting.clear();
     r.live = undefined;
@@ -424,7 +440,8 @@ export class ServerModel {
     if (l?.id === id) {
       r.waiting.clear();
       this.store(r, l);
-      const requester = l.origin === "self" ? l.requester : l.origin === "continuation" ? l.requester : undefined;
+      const requester =
+        l.origin === "self" ? l.requester : l.origin === "continuation" ? l.requester : undefined;
       this.broadcast(r, { messages: clone(r.stored), type: "cf_agent_chat_messages" }, (s) =>
         this.same(requester, s),
       );
@@ -435,7 +452,8 @@ export class ServerModel {
     if (i < 0) return;
     const [q] = r.queue.splice(i, 1);
     if (q?.kind === "continuation") this.releaseParked(r);
-    else this.broadcast(r, { body: "", done: true, id, type: "cf_agent_use_chat_response", outcome: "aborted" });
+    else
+      this.broadcast(r, { body: "", done: true, id, type: "cf_agent_use_chat_response", outcome: "aborted" });
   }
 
   /** Parked sockets learn that the turn they waited for will not stream (a bare `resume_none`). */
@@ -449,7 +467,12 @@ export class ServerModel {
     const p = probeId ? { probeId } : {};
     const l = r.live;
     if (l) {
-      if (l.continuation && l.requester !== undefined && !this.same(l.requester, s) && this.present(l.requester))
+      if (
+        l.continuation &&
+        l.requester !== undefined &&
+        !this.same(l.requester, s) &&
+        this.present(l.requester)
+      )
         this.send(s, { type: "cf_agent_stream_resume_none", reason: "continuation-owned", ...p });
       else {
         this.send(s, { type: "cf_agent_stream_resuming", id: l.id, ...p });
@@ -493,7 +516,10 @@ export class ServerModel {
   }
 
   /** The message holding a tool call: the streaming one first, then the stored ones. */
-  private toolPart(r: Room, toolCallId: string): { part: Record<string, unknown>; message: () => UIMessage; commit: () => void } | undefined {
+  private toolPart(
+    r: Room,
+    toolCallId: string,
+  ): { part: Record<string, unknown>; message: () => UIMessage; commit: () => void } | undefined {
     const l = r.live;
     if (l) {
       const part = (l.message.parts as Record<string, unknown>[]).find((p) => p.toolCallId === toolCallId);
@@ -545,13 +571,23 @@ export class ServerModel {
     let changed = false;
     if (found) {
       const p = found.part;
-      if (a.kind === "result" && ["input-available", "approval-requested", "approval-responded"].includes(p.state as string)) {
-        if (a.error) Object.assign(p, { state: "output-error", errorText: a.errorText ?? "Tool execution denied by user" });
+      if (
+        a.kind === "result" &&
+        ["input-available", "approval-requested", "approval-responded"].includes(p.state as string)
+      ) {
+        if (a.error)
+          Object.assign(p, {
+            state: "output-error",
+            errorText: a.errorText ?? "Tool execution denied by user",
+          });
         else Object.assign(p, { state: "output-available", output: a.output, preliminary: false });
         changed = true;
       }
       if (a.kind === "approval" && ["input-available", "approval-requested"].includes(p.state as string)) {
-        const approval = { ...((p.approval as object | undefined) ?? { id: toolCallId }), approved: a.approved };
+        const approval = {
+          ...((p.approval as object | undefined) ?? { id: toolCallId }),
+          approved: a.approved,
+        };
         Object.assign(p, { state: a.approved ? "approval-responded" : "output-denied", approval });
         changed = true;
       }
@@ -564,7 +600,10 @@ export class ServerModel {
     const g = r.gates.get(toolCallId);
     const script = g?.turn.continuation?.(
       a.kind === "approval" ? { approved: a.approved } : { output: a.output, error: a.error },
-    ) ?? { replayed: [{ type: "start" }], live: turn("hello", ++this.turns, "x").chunks.filter((c) => c.type !== "start") };
+    ) ?? {
+      replayed: [{ type: "start" }],
+      live: turn("hello", ++this.turns, "x").chunks.filter((c) => c.type !== "start"),
+    };
     this.continuations++;
     const id = `cont_${this.continuations}`;
     r.queue.push({ kind: "continuation", id, owner, chunks: script });
@@ -631,7 +670,11 @@ export class ServerModel {
     const r = this.current;
     if (!r.idle) return "busy";
     this.others++;
-    const user: UIMessage = { id: `u-other-${this.others}`, role: "user", parts: [{ type: "text", text: PROMPTS[kind] }] };
+    const user: UIMessage = {
+      id: `u-other-${this.others}`,
+      role: "user",
+      parts: [{ type: "text", text: PROMPTS[kind] }],
+    };
     const messages = [...clone(r.stored), user];
     // The turn start: the incoming list to every socket but the sender, then once more from the persist step.
     this.broadcast(r, { messages: clone(messages), type: "cf_agent_chat_messages" });
@@ -686,7 +729,8 @@ export class ServerModel {
     const r = this.current;
     const g = r.openGate();
     if (!g || r.live || r.pendingContinuation) return "nothing to answer";
-    if (g.kind === "approval") this.answer(r, "other", g.toolCallId, { kind: "approval", approved, autoContinue: true });
+    if (g.kind === "approval")
+      this.answer(r, "other", g.toolCallId, { kind: "approval", approved, autoContinue: true });
     else
       this.answer(r, "other", g.toolCallId, {
         kind: "result",
@@ -708,7 +752,8 @@ export class ServerModel {
     const l = r.live;
     if (l && l.sent > 0) {
       const m = l.message.message();
-      const named = l.index >= 0 || l.chunks.some((c) => c.type === "start" && typeof c.messageId === "string");
+      const named =
+        l.index >= 0 || l.chunks.some((c) => c.type === "start" && typeof c.messageId === "string");
       const shown = named ? m : { ...m, id: `other-local-${l.id}` };
       const at = l.index >= 0 ? l.index : messages.findIndex((x) => x.id === shown.id);
       if (at >= 0) messages[at] = shown;

@@ -166,7 +166,12 @@ function shownClientTool(chat: Chat | undefined): { toolCallId: string; tool: st
 /** The location a client tool answers with. */
 export const LOCATION = { lat: 38.72, lng: -9.14 };
 
-const FILE = { type: "file", mediaType: "text/plain", filename: "note.txt", url: "data:text/plain;base64,aGk=" };
+const FILE = {
+  type: "file",
+  mediaType: "text/plain",
+  filename: "note.txt",
+  url: "data:text/plain;base64,aGk=",
+};
 
 /** Picks the next step from what the official run's server and hook show now. */
 export function chooseStep(rng: Random, d: Driver, server: ServerModel, cfg: Config): Step {
@@ -207,7 +212,8 @@ export function chooseStep(rng: Random, d: Driver, server: ServerModel, cfg: Con
   if (shownApproval(shown ? chat : undefined)) add(3, () => ({ do: "decide", approved: rng.chance(0.7) }));
   if (shownClientTool(shown ? chat : undefined) && (cfg.tools === "manual" || cfg.tools === "none"))
     add(3, () => ({ do: "toolOutput", ...(rng.chance(0.2) ? { error: true } : {}) }));
-  if (!r.live && r.openGate() && !r.pendingContinuation) add(0.6, () => ({ do: "otherAnswer", approved: rng.chance(0.7) }));
+  if (!r.live && r.openGate() && !r.pendingContinuation)
+    add(0.6, () => ({ do: "otherAnswer", approved: rng.chance(0.7) }));
   if (shown) add(0.3, () => ({ do: "setMessages", how: rng.pick(["dropLast", "append"] as const) }));
   add(0.3, () => ({ do: "remount" }));
   add(0.3, () => ({ do: "render" }));
@@ -227,7 +233,12 @@ export function drainStep(d: Driver, server: ServerModel): Step | undefined {
 let notes = 0;
 
 /** Plays one step on a side. */
-export async function playStep(d: Driver, server: ServerModel, s: Step, ctx: { rooms: string[] }): Promise<void> {
+export async function playStep(
+  d: Driver,
+  server: ServerModel,
+  s: Step,
+  ctx: { rooms: string[] },
+): Promise<void> {
   const label = describeStep(s);
   const act = (fn: (c: Chat) => unknown) => d.tryAct(label, fn);
   switch (s.do) {
@@ -246,7 +257,10 @@ export async function playStep(d: Driver, server: ServerModel, s: Step, ctx: { r
       return act((c) => {
         const last = c.messages.findLast((m) => m.role === "user");
         if (!last) return undefined;
-        return (c.sendMessage as (m: unknown) => Promise<void>)({ text: PROMPTS[s.kind], messageId: last.id });
+        return (c.sendMessage as (m: unknown) => Promise<void>)({
+          text: PROMPTS[s.kind],
+          messageId: last.id,
+        });
       });
     case "regenerate":
       return act((c) => {
@@ -269,7 +283,12 @@ export async function playStep(d: Driver, server: ServerModel, s: Step, ctx: { r
         const t = shownClientTool(c);
         if (!t) return undefined;
         return s.error
-          ? c.addToolOutput({ toolCallId: t.toolCallId, toolName: t.tool, state: "output-error", errorText: "Not allowed" })
+          ? c.addToolOutput({
+              toolCallId: t.toolCallId,
+              toolName: t.tool,
+              state: "output-error",
+              errorText: "Not allowed",
+            })
           : c.addToolOutput({ toolCallId: t.toolCallId, toolName: t.tool, output: LOCATION });
       });
     case "setMessages":
@@ -277,7 +296,10 @@ export async function playStep(d: Driver, server: ServerModel, s: Step, ctx: { r
         c.setMessages((prev) =>
           s.how === "dropLast"
             ? prev.slice(0, -1)
-            : [...prev, { id: `local-note-${++notes}`, role: "user", parts: [{ type: "text", text: "a note" }] }],
+            : [
+                ...prev,
+                { id: `local-note-${++notes}`, role: "user", parts: [{ type: "text", text: "a note" }] },
+              ],
         ),
       );
     case "clearHistory":
@@ -286,11 +308,16 @@ export async function playStep(d: Driver, server: ServerModel, s: Step, ctx: { r
       return act((c) => c.resumeStream());
     case "agent": {
       const room =
-        s.to === "same-thread" ? d.agent.name : s.to === "first-thread" ? (ctx.rooms[0] as string) : `${d.room}-b`;
+        s.to === "same-thread"
+          ? d.agent.name
+          : s.to === "first-thread"
+            ? (ctx.rooms[0] as string)
+            : `${d.room}-b`;
       if (s.to === "other-thread" && !ctx.rooms.includes(room)) ctx.rooms.push(room);
       const agent = d.newAgent(room);
       // A new socket is a new connection: the server greets it (offering a live stream first).
       server.connected(agent);
+      // biome-ignore lint/correctness/useHookAtTopLevel: the Driver's step that swaps the agent object, no React hook
       return d.useAgent(agent, {}, label, true);
     }
     case "remount":
