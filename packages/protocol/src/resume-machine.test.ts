@@ -84,6 +84,14 @@ describe("ResumeMachine: probing", () => {
     expect(acks(m.handle(offer("s1", "p1")))).toEqual([]);
   });
 
+  it("ACKs on a socket the app hands over (a new agent object) a stream the old one had ACKed, without probing", () => {
+    const m = machine();
+    m.handle({ type: "socket-open" });
+    expect(acks(m.handle(offer("s1")))).toHaveLength(1);
+    expect(m.handle({ type: "socket-replaced" })).toEqual([]);
+    expect(acks(m.handle(offer("s1")))).toEqual([{ type: "cf_agent_stream_resume_ack", id: "s1" }]);
+  });
+
   it("tells the caller the stream started before it sends the ACK (listener first)", () => {
     const m = machine();
     m.handle({ type: "socket-open" });

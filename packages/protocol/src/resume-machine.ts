@@ -36,6 +36,11 @@ export const RESUME_PENDING_TIMEOUT_MS = 60_000;
 export type ResumeInput =
   | { type: "socket-open" }
   | { type: "socket-close" }
+  /**
+   * The app handed over another connection for the same thread (a new agent object): not a reconnect (no
+   * probe), but its ACKs are its own.
+   */
+  | { type: "socket-replaced" }
   /** Ask the server whether there is a stream to resume (mount, public `resumeStream`). */
   | { type: "resume" }
   /** This client sent `cf_agent_use_chat_request` with this id. */
@@ -162,6 +167,11 @@ export class ResumeMachine {
         this.closedSinceOpen = true;
         this.socketOpen = false;
         // Acknowledgements belong to a socket; the next one must ACK again to get a replay.
+        this.acked = new Map();
+        return [];
+      case "socket-replaced":
+        // The server offers a live stream to the new socket on connect and sends it nothing of that stream until
+        // it ACKs, whatever the old socket had ACKed.
         this.acked = new Map();
         return [];
       case "resume":

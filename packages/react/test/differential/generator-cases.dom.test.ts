@@ -84,4 +84,30 @@ describe("found by the generator", () => {
       ]);
     },
   );
+
+  it(
+    "a new agent object for the same thread while a tool continuation streams: the new socket's offer of it is ACKed (ours took it for a duplicate and never got the continuation)",
+    T,
+    async () => {
+      // The transcript ends with a client tool waiting: the app runs it on mount, the continuation starts and is
+      // ACKed on the first socket; then the app hands over a new socket, which the server offers it again.
+      const r = await play(
+        [
+          { do: "advance", n: 1 },
+          { do: "agent", to: "same-thread" },
+          ...Array.from({ length: 5 }, () => ({ do: "advance", n: 4 }) as Step),
+          { do: "render" },
+        ],
+        { tools: "execute", history: "waiting-tool" },
+      );
+      const acks = r.ours.driver.sentOf("cf_agent_stream_resume_ack");
+      expect(acks.map((f) => [f.socket ?? 1, f.id])).toEqual([
+        [1, "cont_1"],
+        [2, "cont_1"],
+      ]);
+      // The continuation (the server model plays a short text reply after a tool of the loaded transcript).
+      expect(text(r.ours.driver.last?.messages)).toContain("Hello! How can I help you today?");
+      expect(r.ours.driver.last?.isToolContinuation).toBe(false);
+    },
+  );
 });

@@ -199,6 +199,8 @@ export interface Step {
   warnings: string[];
   /** What the step did, in words (the generator's server events). */
   note?: string;
+  /** The server's stored transcript of the thread shown, after the step (the generator's server model). */
+  server?: unknown;
 }
 
 export const ACTIONS = [
@@ -413,6 +415,11 @@ export class Driver {
       out.init = { method: init.method, body: JSON.parse(init.body) };
     }
     return this.ids.canon(this.urls(plain(out)));
+  }
+
+  /** `v` as the recording shows values: key order and undefined fields out, client ids named, URLs masked. */
+  canonical<T>(v: T): T {
+    return this.ids.canon(this.urls(plain(v)));
   }
 
   private urls<T>(v: T): T {

@@ -34,6 +34,8 @@ export interface Observation {
   sent: unknown[];
   fetches: unknown[];
   errors: unknown[];
+  /** The server's stored transcript after the step (not compared: read by entries). */
+  server?: unknown;
 }
 
 /** Both sides' observations of one step. */
@@ -304,6 +306,22 @@ export const DIFFERENCES: Difference[] = [
       frames(pair.ours, "cf_agent_chat_request_cancel").some(
         (f) => !frames(pair.official, "cf_agent_chat_request_cancel").some((g) => g.id === f.id),
       ),
+  },
+  {
+    name: "server-transcript-replaces-local-diverges",
+    group: "deliberate",
+    readme: "A server transcript replaces the local one",
+    reason:
+      "after a transcript from the server, ours shows exactly what the server stores while the official hook shows its own copy (a message it streamed, an update it missed): the first difference where ours equals the server's transcript and the official hook does not",
+    diverges: ({ pair, diffs }) => {
+      if (!diffs.some((d) => d.field === "messages")) return false;
+      const server = JSON.stringify(pair.ours.server);
+      return (
+        server !== undefined &&
+        JSON.stringify(pair.ours.messages) === server &&
+        JSON.stringify(pair.official.messages) !== server
+      );
+    },
   },
   {
     name: "server-transcript-replaces-local",
@@ -740,5 +758,26 @@ export const DIFFERENCES: Difference[] = [
       pair.official.isToolContinuation === true &&
       pair.ours.isToolContinuation === false &&
       diffs.every((d) => ["isToolContinuation", "status", "calls", "sent"].includes(d.field)),
+  },
+  {
+    name: "new-resumeStream-with-resume-false",
+    group: "pending-new",
+    reason:
+      "resumeStream() called by the app with `resume: false`: official resumes the stream the server offers (it ACKs it and shows it through its transport); ours probes but, with resuming off, does not take the offer",
+    diverges: ({ pair }, ctx) =>
+      !ctx.cfg.resume &&
+      (ctx.label === "resumeStream" || earlier(ctx, "resumeStream")) &&
+      frames(pair.official, "cf_agent_stream_resume_ack").length >
+        frames(pair.ours, "cf_agent_stream_resume_ack").length,
+  },
+  {
+    name: "new-agent-object-official-gives-up-awaited-continuation",
+    group: "pending-new",
+    reason:
+      "a new agent object for the same thread while a tool continuation this tab awaits (or reads) is on: official gives it up (status \"ready\", isToolContinuation false, onFinish with an empty message) and shows the rest only as another stream once the new socket's offer is taken; ours keeps awaiting it and takes the new socket's offer as its continuation",
+    diverges: ({ pair }, ctx) =>
+      /^new agent object \((same|first)-thread\)$/.test(ctx.label) &&
+      pair.official.isToolContinuation === false &&
+      pair.ours.isToolContinuation === true,
   },
 ];

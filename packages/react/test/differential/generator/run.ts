@@ -132,8 +132,16 @@ async function playSide(
     d.learn(server.room(`${d.room}-b`).stored);
     const rooms = [d.room];
     await d.mount(optionsFor(d, server, cfg), { strict: cfg.strict });
+    const stamp = () => {
+      const last = d.steps.at(-1);
+      if (last) last.server = d.canonical(server.current.stored);
+    };
+    stamp();
     if (given) {
-      for (const s of given) await playStep(d, server, s, { rooms });
+      for (const s of given) {
+        await playStep(d, server, s, { rooms });
+        stamp();
+      }
       return;
     }
     const rng = new Random(seed * 7919 + 1);
@@ -141,15 +149,18 @@ async function playSide(
       const s = chooseStep(rng, d, server, cfg);
       steps.push(s);
       await playStep(d, server, s, { rooms });
+      stamp();
     }
     for (let i = 0; i < DRAIN_LIMIT; i++) {
       const s = drainStep(d, server);
       if (!s) break;
       steps.push(s);
       await playStep(d, server, s, { rooms });
+      stamp();
     }
     steps.push({ do: "render" });
     await playStep(d, server, { do: "render" }, { rooms });
+    stamp();
   });
   return { driver, server, steps };
 }
@@ -202,6 +213,7 @@ function renumber(o: Observation): Observation {
     messages: walk(o.messages),
     sent: walk(o.sent) as unknown[],
     calls: o.calls.map((c) => JSON.stringify(walk(JSON.parse(c)))).sort(),
+    server: walk(o.server),
   };
 }
 
@@ -232,6 +244,7 @@ function observeRaw(s: Recorded): Observation {
     }),
     fetches: s.fetches,
     errors: s.errors,
+    server: s.server,
   };
 }
 
@@ -261,7 +274,9 @@ function distance(p: Pair): number {
     }
     n++;
   };
-  for (const f of FIELDS) walk(p.official[f], p.ours[f]);
+  // Calls are JSON strings: compared as data, so a normaliser that fixes part of one counts.
+  const data = (o: Observation, f: Field) => (f === "calls" ? o.calls.map((c) => JSON.parse(c)) : o[f]);
+  for (const f of FIELDS) walk(data(p.official, f), data(p.ours, f));
   return n;
 }
 

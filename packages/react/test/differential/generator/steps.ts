@@ -152,11 +152,14 @@ function shownApproval(chat: Chat | undefined): string | undefined {
   return (hit?.p.approval as { id?: string } | undefined)?.id;
 }
 
-/** The client tool call the app could answer (the last assistant message's first part with its input). */
+/**
+ * The client tool call the app could answer: the last assistant message's `getLocation` call with its input
+ * (the app answers its own tools, not the server's).
+ */
 function shownClientTool(chat: Chat | undefined): { toolCallId: string; tool: string } | undefined {
   const last = chat?.messages.findLast((m) => m.role === "assistant");
   const p = (last?.parts as unknown as Part[] | undefined)?.find(
-    (x) => x.state === "input-available" && typeof x.toolCallId === "string",
+    (x) => x.state === "input-available" && typeof x.toolCallId === "string" && x.type === "tool-getLocation",
   );
   if (!p) return undefined;
   const tool = p.type === "dynamic-tool" ? String(p.toolName) : p.type.replace(/^tool-/, "");
