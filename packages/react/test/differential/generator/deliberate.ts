@@ -313,7 +313,9 @@ export const DIFFERENCES: Difference[] = [
     readme: "A server transcript replaces the local one",
     reason:
       "after a transcript from the server, ours shows exactly what the server stores while the official hook shows its own copy (a message it streamed, an update it missed): the first difference where ours equals the server's transcript and the official hook does not",
-    diverges: ({ pair, diffs }) => {
+    diverges: ({ pair, diffs }, ctx) => {
+      // Only where a transcript can have come from the server: its events, not this tab's own actions.
+      if (!/^(server:|other tab|socket reconnects)/.test(ctx.label)) return false;
       if (!diffs.some((d) => d.field === "messages")) return false;
       const server = JSON.stringify(pair.ours.server);
       return (
@@ -371,7 +373,11 @@ export const DIFFERENCES: Difference[] = [
     name: "§1-waiting-client-tools-run-late",
     group: "pending-issue-30-§1",
     reason:
-      "a transcript loaded on mount ends with an `input-available` client tool: official runs the tool and sends its result at once (before its resume probe); ours waits for the probe's answer (issue 30 §1, waiting client tools run late)",
+      "a transcript loaded on mount ends with an `input-available` client tool: official runs the tool and sends its result at once (before its resume probe, and then awaits the continuation its own way); ours waits for the probe's answer (issue 30 §1, waiting client tools run late)",
+    diverges: ({ pair, diffs }, ctx) =>
+      (ctx.label === "mount" || ctx.label === "remount") &&
+      frames(pair.official, "cf_agent_tool_result").length > 0 &&
+      diffs.some((d) => d.field === "sent"),
     normalise: (pair) => {
       const a = pair.official.sent;
       const b = pair.ours.sent;
@@ -447,15 +453,17 @@ export const DIFFERENCES: Difference[] = [
     diverges: ({ diffs }, ctx) => {
       // A stream picked up by a resume (after a reconnect or resumeStream()): an ACK, another tab's stream or
       // this tab's own after a reconnect.
-      const resumed = [ctx.official, ctx.ours].some((d) =>
-        d.steps
-          .slice(0, ctx.step)
-          .some((s) =>
-            (s.sent as Record<string, unknown>[]).some(
-              (f) => f.type === "cf_agent_stream_resume_ack" && (!ownRequest(f.id) || earlier(ctx, "drop")),
+      const resumed =
+        earlier(ctx, "drop") ||
+        [ctx.official, ctx.ours].some((d) =>
+          d.steps
+            .slice(0, ctx.step)
+            .some((s) =>
+              (s.sent as Record<string, unknown>[]).some(
+                (f) => f.type === "cf_agent_stream_resume_ack" && (!ownRequest(f.id) || earlier(ctx, "drop")),
+              ),
             ),
-          ),
-      );
+        );
       if (!resumed) return false;
       const FLAGS = ["status", "isStreaming", "isServerStreaming", "error", "sent", "calls", "messages"];
       return diffs.every((d) => FLAGS.includes(d.field));
@@ -580,12 +588,13 @@ export const DIFFERENCES: Difference[] = [
     name: "new-decision-during-own-turn-probes",
     group: "pending-new",
     reason:
-      "an approval or client tool answered (with autoContinue) while this tab's own turn still streams: ours sends a resume probe at once and ACKs the server's offer of its own live stream (which the server then replays); official sends no probe until its turn ends",
-    normalise: (pair) => {
+      "an approval or client tool answered (with autoContinue) while this tab's own turn still streams or has just failed: ours sends a resume probe at once (and ACKs the server's offer of its own live stream, which the server then replays); official sends no probe then (the server offers it the continuation when it starts, as it parks the sender anyway)",
+    normalise: (pair, ctx) => {
       if (frames(pair.official, "cf_agent_stream_resume_request").length > 0) return undefined;
+      if (frames(pair.ours, "cf_agent_stream_resume_request").length === 0) return undefined;
       const acks = frames(pair.ours, "cf_agent_stream_resume_ack").filter((f) => ownRequest(f.id));
-      if (acks.length === 0 || frames(pair.ours, "cf_agent_stream_resume_request").length === 0)
-        return undefined;
+      const decision = /^(approve|deny|answer the client tool)/.test(ctx.label);
+      if (acks.length === 0 && !decision) return undefined;
       const sent = pair.ours.sent.filter((f) => {
         const x = f as Record<string, unknown>;
         return !(
@@ -670,8 +679,8 @@ export const DIFFERENCES: Difference[] = [
     name: "new-official-doubles-own-stream-on-replay",
     group: "pending-new",
     reason:
-      "this tab's own turn is replayed to it (resumeStream() while it streams, a reconnect): official adds the replayed parts again (a second `step-start`, the text twice) and hands that copy to onFinish, sometimes twice; ours rebuilds the message (ours is right: a candidate for the README list)",
-    diverges: ({ pair }, ctx) => {
+      "this tab's own turn is replayed to it (resumeStream() while it streams, a reconnect): official's copy of it goes wrong (the replayed parts added again: a second `step-start`, the text twice; or text lost) and it calls onFinish with that copy, sometimes twice; ours rebuilds the message (ours is right: a candidate for the README list)",
+    diverges: ({ pair, diffs }, ctx) => {
       if (!earlier(ctx, "resumeStream") && ctx.label !== "resumeStream" && !earlier(ctx, "drop"))
         return false;
       const doubled = (o: Observation) => {
@@ -690,7 +699,19 @@ export const DIFFERENCES: Difference[] = [
         });
         return twice;
       };
-      return doubled(pair.official) && !showsTextTwice(pair.ours.messages);
+      const ownReplay = ctx.ours.steps
+        .slice(0, ctx.step + 1)
+        .some((st) =>
+          (st.sent as Record<string, unknown>[]).some(
+            (f) => f.type === "cf_agent_stream_resume_ack" && ownRequest(f.id),
+          ),
+        );
+      const moreFinishes =
+        callsNamed(pair.official, "onFinish").length > callsNamed(pair.ours, "onFinish").length;
+      return (
+        (doubled(pair.official) && !showsTextTwice(pair.ours.messages)) ||
+        (ownReplay && (moreFinishes || diffs.every((d) => d.field === "messages" || d.field === "calls")))
+      );
     },
   },
   {
@@ -779,5 +800,15 @@ export const DIFFERENCES: Difference[] = [
       /^new agent object \((same|first)-thread\)$/.test(ctx.label) &&
       pair.official.isToolContinuation === false &&
       pair.ours.isToolContinuation === true,
+  },
+  {
+    name: "new-decision-during-own-turn-not-shown",
+    group: "pending-new",
+    reason:
+      "approve or deny while the turn that asked still streams: official shows the part decided at once (`approval-responded` / `output-denied`); ours keeps `approval-requested` until the server's update arrives",
+    diverges: ({ diffs }, ctx) =>
+      /^(approve|deny)$/.test(ctx.label) &&
+      diffs.every((d) => d.field === "messages" || d.field === "status") &&
+      JSON.stringify(diffs).includes("approval-requested"),
   },
 ];
