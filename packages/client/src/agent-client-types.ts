@@ -16,7 +16,8 @@ export class AgentConnectionError extends Error {
     /** The close reason the server gave. */
     readonly reason: string,
   ) {
-    super(`Agent connection closed with ${code}${reason ? `: ${reason}` : ""}`);
+    // The official hook's message, word for word: apps show it or match on it.
+    super(`Agent connection closed: ${reason || `WebSocket closed with code ${code}`}`);
   }
 }
 

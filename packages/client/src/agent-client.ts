@@ -84,6 +84,11 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
   private version = 0;
 
   constructor(private readonly options: AgentClientOptions<State>) {
+    // The official hook's `call`, `setState` and `getHttpUrl` are closures: an app may take them off the object
+    // (`const { call, setState } = useAgent(…)`).
+    this.call = this.call.bind(this);
+    this.setState = this.setState.bind(this);
+    this.getHttpUrl = this.getHttpUrl.bind(this);
     this.id = options.id ?? randomId();
     const { query, ...rest } = options;
     this.address = {

@@ -812,3 +812,69 @@ export const DIFFERENCES: Difference[] = [
       JSON.stringify(diffs).includes("approval-requested"),
   },
 ];
+
+// ───────────────────────────── useAgent ─────────────────────────────
+
+/** Both sides' observations of one `useAgent` step (generator/agent.ts). */
+export interface AgentPair {
+  official: { label: string; fields: Record<string, unknown>; calls: string[]; wire: unknown[] };
+  ours: { label: string; fields: Record<string, unknown>; calls: string[]; wire: unknown[] };
+}
+
+/** Where a `useAgent` step sits: its index and the labels of the steps so far (this one included). */
+export interface AgentContext {
+  step: number;
+  label: string;
+  labels: string[];
+}
+
+/** A named difference of the `useAgent` generator. */
+export interface AgentDifference {
+  name: string;
+  group: Difference["group"];
+  reason: string;
+  readme?: string;
+  normalise?: (pair: AgentPair, ctx: AgentContext) => AgentPair | undefined;
+  diverges?: (pair: AgentPair, ctx: AgentContext) => boolean;
+}
+
+const kebab = (s: string) => s.replace(/(?<!^)([A-Z])/g, "-$1").toLowerCase();
+const setField = (pair: AgentPair, side: "official" | "ours", k: string, v: unknown): AgentPair => ({
+  ...pair,
+  [side]: { ...pair[side], fields: { ...pair[side].fields, [k]: v } },
+});
+
+/** Every `useAgent` difference the generator accepts. */
+export const AGENT_DIFFERENCES: AgentDifference[] = [
+  // ───────────── pending: issue 30 §1 (useAgent bullet), being fixed on other branches ─────────────
+  {
+    name: "§1-useAgent-agent-kebab-case",
+    group: "pending-issue-30-§1",
+    reason:
+      "`agent.agent`: official returns the class kebab-cased (`chat-agent`), ours the class as given (`ChatAgent`) (issue 30 §1, useAgent)",
+    normalise: (pair) => {
+      const a = pair.official.fields.agent;
+      const b = pair.ours.fields.agent;
+      return typeof a === "string" && typeof b === "string" && a !== b && kebab(b) === a
+        ? setField(pair, "ours", "agent", a)
+        : undefined;
+    },
+  },
+  {
+    name: "§1-useAgent-identified-after-close",
+    group: "pending-issue-30-§1",
+    reason:
+      "the identified state resets to false on every close in the official hook (until the next identity frame); ours stays true while offline (issue 30 §1, useAgent)",
+    normalise: (pair) =>
+      pair.official.fields.identified === false && pair.ours.fields.identified === true
+        ? setField(pair, "ours", "identified", false)
+        : undefined,
+  },
+  {
+    name: "§1-useAgent-enabled-replaces-connection",
+    group: "pending-issue-30-§1",
+    reason:
+      "`enabled` turning false (or back): official keeps its socket object (closed), its state and the calls queued on it (flushed when enabled turns true); ours makes a new connection object (state undefined until the server sends it, queued calls rejected) (issue 30 §1, useAgent: calls queued while enabled was false)",
+    diverges: (_pair, ctx) => ctx.labels.some((l) => l.startsWith('{"do":"enabled"')),
+  },
+];
