@@ -14,7 +14,7 @@ import type { Step } from "./generator/steps.ts";
 
 const FILE = "packages/react/test/differential/generator.dom.test.ts";
 /** Seeds `npm test` runs: about a minute on a 2-core machine. */
-const DEFAULT_RUNS = 12;
+const DEFAULT_RUNS = 20;
 
 function seeds(): number[] {
   const only = process.env.RUNBOARD_DIFF_SEED;

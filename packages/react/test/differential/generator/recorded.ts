@@ -186,7 +186,7 @@ export function turn(kind: Kind, n: number, requestId: string): Turn {
 /** A recorded continuation's live chunks with other words in its text. */
 function words(live: Chunk[], text: string[]): Chunk[] {
   const first = live.findIndex((c) => c.type === "text-delta");
-  const last = live.findLastIndex((c) => c.type === "text-delta");
+  const last = findLastIndex(live, (c) => c.type === "text-delta");
   if (first < 0) return live;
   const id = live[first]?.id;
   return [
@@ -206,6 +206,18 @@ export function serverTurn(n: number): { messageId: string; chunks: Chunk[] } {
     .map((f) => JSON.parse(f.body as string) as Chunk);
   const id = chunks.find((c) => c.type === "start")?.messageId as string;
   return { messageId: `assistant_srv_${n}`, chunks: renumber(chunks, { [id]: `assistant_srv_${n}` }) };
+}
+
+/** The last item matching `pred` (Array.prototype.findLast is newer than the libraries this repo targets). */
+export function findLast<T>(items: readonly T[], pred: (x: T) => boolean): T | undefined {
+  for (let i = items.length - 1; i >= 0; i--) if (pred(items[i] as T)) return items[i];
+  return undefined;
+}
+
+/** The index of the last item matching `pred`, or -1. */
+export function findLastIndex<T>(items: readonly T[], pred: (x: T) => boolean): number {
+  for (let i = items.length - 1; i >= 0; i--) if (pred(items[i] as T)) return i;
+  return -1;
 }
 
 // ───────────────────────────── the server's copy ─────────────────────────────
@@ -240,7 +252,7 @@ export class StoredMessage {
         return;
       }
       case "text-delta": {
-        const p = this.open.get(String(c.id)) ?? this.parts.findLast((x) => x.type === "text");
+        const p = this.open.get(String(c.id)) ?? findLast(this.parts, (x) => x.type === "text");
         if (p) p.text = `${p.text as string}${c.delta as string}`;
         else this.parts.push({ type: "text", text: c.delta, state: "streaming" });
         return;

@@ -13,6 +13,8 @@ import type { UIMessage } from "ai";
 import type { Driver, FakeAgent } from "../harness.ts";
 import {
   type Chunk,
+  findLast,
+  findLastIndex,
   type Gate,
   type Kind,
   kindOf,
@@ -81,7 +83,7 @@ export class Room {
 
   /** The tool part a human or the app could answer now: the last assistant message's first waiting part. */
   openGate(): { toolCallId: string; kind: "approval" | "client"; approvalId?: string } | undefined {
-    const last = this.stored.findLast((m) => m.role === "assistant");
+    const last = findLast(this.stored, (m) => m.role === "assistant");
     for (const p of (last?.parts ?? []) as Record<string, unknown>[]) {
       if (p.state === "approval-requested")
         return {
@@ -264,7 +266,7 @@ export class ServerModel {
     const trailingUsers: string[] = [];
     for (let i = messages.length - 1; i >= 0 && messages[i]?.role === "user"; i--)
       trailingUsers.unshift(messages[i]?.id as string);
-    const lastUser = messages.findLast((m) => m.role === "user");
+    const lastUser = findLast(messages, (m) => m.role === "user");
     const text = (lastUser?.parts ?? [])
       .map((p) => (p.type === "text" ? (p as { text: string }).text : ""))
       .join(" ");
@@ -318,7 +320,7 @@ export class ServerModel {
       // waits for an answer any more (docs/protocol.md#parallel-tool-calls).
       if (r.openGate()) return;
       r.queue.shift();
-      const index = r.stored.findLastIndex((m) => m.role === "assistant");
+      const index = findLastIndex(r.stored, (m) => m.role === "assistant");
       const last = r.stored[index];
       r.live = {
         id: q.id,

@@ -9,7 +9,7 @@
  */
 import type { UIMessage } from "ai";
 import type { Chat, Driver } from "../harness.ts";
-import { KINDS, type Kind, PROMPTS } from "./recorded.ts";
+import { findLast, KINDS, type Kind, PROMPTS } from "./recorded.ts";
 import type { ServerModel } from "./server.ts";
 
 /** One step of a run. */
@@ -157,7 +157,7 @@ function shownApproval(chat: Chat | undefined): string | undefined {
  * (the app answers its own tools, not the server's).
  */
 function shownClientTool(chat: Chat | undefined): { toolCallId: string; tool: string } | undefined {
-  const last = chat?.messages.findLast((m) => m.role === "assistant");
+  const last = findLast(chat?.messages ?? [], (m) => m.role === "assistant");
   const p = (last?.parts as unknown as Part[] | undefined)?.find(
     (x) => x.state === "input-available" && typeof x.toolCallId === "string" && x.type === "tool-getLocation",
   );
@@ -258,7 +258,7 @@ export async function playStep(
       );
     case "edit":
       return act((c) => {
-        const last = c.messages.findLast((m) => m.role === "user");
+        const last = findLast(c.messages, (m) => m.role === "user");
         if (!last) return undefined;
         return (c.sendMessage as (m: unknown) => Promise<void>)({
           text: PROMPTS[s.kind],
