@@ -243,6 +243,32 @@ export interface AgentObservation {
 }
 
 type Side = "official" | "ours";
+
+/** Renders one side's `useAgent` with the run's options over the fake WebSocket, and hands its result out. */
+function AgentProbe({
+  side,
+  o,
+  callbacks,
+  onRender,
+}: {
+  side: Side;
+  o: Record<string, unknown>;
+  callbacks: Record<string, unknown>;
+  onRender: (agent: Record<string, unknown>) => void;
+}) {
+  const hook = side === "official" ? useOfficialAgent : useOurAgent;
+  const agent = (hook as (x: unknown) => Record<string, unknown>)({
+    ...o,
+    ...callbacks,
+    WebSocket: FakeSocket,
+    // Reconnect at once: a drop costs a few ms.
+    minReconnectionDelay: 1,
+    maxReconnectionDelay: 5,
+    reconnectionDelayGrowFactor: 1,
+  });
+  onRender(agent);
+  return null;
+}
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Plays a run on one side. */
@@ -277,22 +303,14 @@ export async function playAgent(
     onMcpUpdate: () => record("onMcpUpdate", null),
     onConnectionError: (e: unknown) => record("onConnectionError", { message: (e as Error)?.message }),
   };
-  const Probe = ({ o }: { o: typeof options }) => {
-    const hook = side === "official" ? useOfficialAgent : useOurAgent;
-    const agent = (hook as (x: unknown) => Record<string, unknown>)({
-      ...o,
-      ...callbacks,
-      WebSocket: FakeSocket,
-      minReconnectionDelay: 1,
-      maxReconnectionDelay: 5,
-      reconnectionDelayGrowFactor: 1,
-    });
+  const onRender = (agent: Record<string, unknown>) => {
     latest = agent;
     activity++;
-    return null;
   };
-  const tree = () =>
-    cfg.strict ? h(StrictMode, null, h(Probe, { o: { ...options } })) : h(Probe, { o: { ...options } });
+  const tree = () => {
+    const probe = h(AgentProbe, { side, o: { ...options }, callbacks, onRender });
+    return cfg.strict ? h(StrictMode, null, probe) : probe;
+  };
   const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
   const error = vi.spyOn(console, "error").mockImplementation(() => {});
   let view: ReturnType<typeof render> | undefined;
