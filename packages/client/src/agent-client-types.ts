@@ -18,7 +18,8 @@ export class AgentConnectionError extends Error {
     /** Whether the close handshake completed (the socket's `CloseEvent.wasClean`), as on the official error. */
     readonly wasClean: boolean = true,
   ) {
-    super(`Agent connection closed with ${code}${reason ? `: ${reason}` : ""}`);
+    // The official hook's message, word for word: apps show it or match on it.
+    super(`Agent connection closed: ${reason || `WebSocket closed with code ${code}`}`);
   }
 }
 

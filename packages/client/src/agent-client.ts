@@ -23,6 +23,7 @@ import {
 } from "./agent-client-types.ts";
 import {
   agentKey,
+  bindOwn,
   definedOnly,
   freshConnect,
   HELD_STATE_FALLBACK_MS,
@@ -55,9 +56,8 @@ type AnyMethods = Record<string, (...args: never[]) => unknown>;
  * A connection to one agent instance, as the official `agents/client` `AgentClient`: partysocket's
  * reconnecting WebSocket on the official URL, the agent's state (`state`, `setState`), its identity and MCP
  * list, RPC (`call`, `stub`), and the socket's events for the chat and run stores that share it. With
- * `lazy: true` constructing one does no IO (no socket, no timer, no browser global), so it can be made during
- * a server render; `connect()` then opens the socket. See `AgentClientOptions` for the differences from the
- * official client.
+ * `lazy: true` constructing one does no IO (no socket, timer or browser global), so it can be made during a
+ * server render; `connect()` then opens the socket. `AgentClientOptions` says how it differs from upstream's.
  *
  * @example
  * ```ts
@@ -128,6 +128,7 @@ export class AgentClient<State = unknown, Methods extends AnyMethods = AnyMethod
   private successor: AgentClient<State, Methods> | undefined;
 
   constructor(private readonly options: AgentClientOptions<State>) {
+    bindOwn(this, ["call", "setState", "getHttpUrl"]);
     this.id = options.id ?? randomId();
     const { query, ...rest } = options;
     this.address = {

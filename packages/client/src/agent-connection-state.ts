@@ -56,3 +56,14 @@ export function agentKey(o: AgentClientOptions<never> | AgentClientOptions<unkno
     o.path ?? null,
   ]);
 }
+
+/**
+ * Binds the named methods to `target`: the official hook's `call`, `setState` and `getHttpUrl` are closures, so
+ * an app may take them off the object (`const { call, setState } = useAgent(…)`).
+ */
+export function bindOwn<T extends object>(target: T, names: readonly (keyof T & string)[]): void {
+  for (const name of names) {
+    const f = target[name];
+    if (typeof f === "function") (target as Record<string, unknown>)[name] = f.bind(target);
+  }
+}

@@ -28,6 +28,8 @@ export type ChatEvent = { type: "message" | "open" | "close"; data?: unknown };
 export class ChatIntake<M extends UIMessage = UIMessage> {
   /** Errors of streams ended by an error frame without `done`, until their `done` comes (bounded). */
   private readonly turnErrors = new Map<string, string>();
+  /** Turns already reported through `onTurnEnd` (bounded): a replayed terminal does not report one twice. */
+  private readonly endedTurns = new Set<string>();
 
   constructor(private readonly c: ChatCore<M>) {}
 
@@ -108,12 +110,15 @@ export class ChatIntake<M extends UIMessage = UIMessage> {
     }
     const route = c.rm.route(f);
     if (!route.accept) {
-      // The bare `done` after an error frame: the stream already ended, the turn ends now.
-      if (f.done && !f.error && this.turnErrors.has(f.id)) this.turnEnded(f, "error");
-      // The end of a turn a probe was told is pending, never offered here: the probe (and a continuation
-      // awaited with it) is over, and the turn is reported ended, as upstream reports every `done`.
-      if (route.commands) {
+      // A turn ends for the app even when this tab never showed its stream (one that failed before its first
+      // chunk, one offered to this socket and never ACKed): as upstream, `onTurnEnd` comes with its terminal.
+      // An error without `done` is followed by a bare `done`, which reports it.
+      if (f.error && !f.done) this.rememberTurnError(f.id, f.body);
+      else if (f.done)
         this.turnEnded(f, f.outcome === "aborted" || f.outcome === "skipped" ? f.outcome : "completed");
+      // The end of a turn a probe was told is pending, never offered here: the probe (and a continuation
+      // awaited with it) is over.
+      if (route.commands) {
         c.sides.resume.run(route.commands);
         void c.sides.tools.runClientTools().then(() => c.sides.turns.afterResponse());
       }
@@ -209,6 +214,10 @@ export class ChatIntake<M extends UIMessage = UIMessage> {
   private turnEnded(f: ChatResponseFrame, outcome: "completed" | "error" | "aborted" | "skipped") {
     const earlier = this.turnErrors.get(f.id);
     this.turnErrors.delete(f.id);
+    // Once per turn, and not for a turn a durable recovery goes on with (upstream's rules).
+    if (this.endedTurns.has(f.id) || f.outcome === "recovering") return;
+    this.endedTurns.add(f.id);
+    if (this.endedTurns.size > 256) this.endedTurns.delete(this.endedTurns.values().next().value as string);
     const error = f.error ? f.body : earlier;
     const event = {
       requestId: f.id,

@@ -161,8 +161,9 @@ export class ChatSession<M extends UIMessage = UIMessage> {
     const before = this.listening;
     if (!before || next === before || this.core.disposed) return;
     // As upstream: the transcript and the stream state stay; the new socket's own connect offers bring any
-    // live stream.
+    // live stream, and must be ACKed on it even when the old socket had ACKed that stream.
     this.unlisten(before);
+    this.core.rm.handle({ type: "socket-replaced" });
     this.listen(next);
   }
 

@@ -46,21 +46,35 @@ describe("ResumeMachine: probing", () => {
     expect(m.probeId).toBe("p1");
   });
 
-  it("acknowledges a stream offered twice exactly once per socket (#1733)", () => {
+  it("acknowledges a stream offered twice exactly once per socket (#1733): probe sent, then the ACK of the connect offer", () => {
+    // The recorded reconnect (ai-chat/reconnect.jsonl): the connect offer arrives, the probe goes out, then the
+    // ACK; the server reads the probe before the ACK, so its answer is a duplicate the ACK already covers.
     const m = machine();
     m.handle({ type: "socket-open" });
-    // The probe went out before the connect-time offer arrived, so the server read it before the ACK.
-    m.handle({ type: "resume" });
+    m.handle({ type: "socket-close" });
+    const reopened = m.handle({ type: "socket-open" });
+    expect(sends(reopened)).toEqual([{ type: "cf_agent_stream_resume_request", probeId: "p1" }]);
     const connectOffer = m.handle(offer("s1"));
     const probeAnswer = m.handle(offer("s1", "p1"));
     expect(acks(connectOffer)).toEqual([{ type: "cf_agent_stream_resume_ack", id: "s1" }]);
     expect(acks(probeAnswer)).toEqual([]);
+    // The connect offer already answered the probe.
     expect(connectOffer).toContainEqual({
       type: "probe-settled",
       probeId: "p1",
       outcome: "stream",
       streamId: "s1",
     });
+    expect(m.probeId).toBeUndefined();
+  });
+
+  it("acknowledges a stream offered twice exactly once per socket (#1733): mount probe, then the connect offer", () => {
+    const m = machine();
+    m.handle({ type: "socket-open" });
+    // The probe went out before the connect-time offer arrived, so the server read it before the ACK.
+    m.handle({ type: "resume" });
+    expect(acks(m.handle(offer("s1")))).toEqual([{ type: "cf_agent_stream_resume_ack", id: "s1" }]);
+    expect(acks(m.handle(offer("s1", "p1")))).toEqual([]);
     expect(m.probeId).toBeUndefined();
   });
 
@@ -115,6 +129,35 @@ describe("ResumeMachine: probing", () => {
     expect(m.continuationStream).toBe("s2");
     const ended = m.route(resp("s1", { body: "", done: true }));
     expect(ended.accept && sends(ended.commands)).toEqual([]);
+  });
+
+  it("ACKs again the offer answering a probe sent after its ACK: the server holds the socket out of the stream until it does", () => {
+    // Every offer puts the socket in the server's pending-resume set, which the stream's frames leave out
+    // (docs/protocol.md#resume-handshake). No probe goes out while the ACKed stream is live here
+    // (docs/protocol.md#probe-after-ack), so this is a stream this client ended (cleared) that the server still
+    // streams: its offer in answer to the next probe is ACKed again.
+    const m = machine();
+    m.handle({ type: "socket-open" });
+    expect(acks(m.handle(offer("s1")))).toHaveLength(1);
+    m.handle({ type: "clear" });
+    expect(sends(m.handle({ type: "resume" }))).toEqual([
+      { type: "cf_agent_stream_resume_request", probeId: "p1" },
+    ]);
+    const probeAnswer = m.handle(offer("s1", "p1"));
+    expect(acks(probeAnswer)).toEqual([{ type: "cf_agent_stream_resume_ack", id: "s1" }]);
+    expect(probeAnswer).toContainEqual({ type: "stream-started", streamId: "s1", origin: "resumed" });
+    expect(m.probeId).toBeUndefined();
+    // An unprompted repeat of the offer, or a stale answer, is not ACKed again.
+    expect(acks(m.handle(offer("s1")))).toEqual([]);
+    expect(acks(m.handle(offer("s1", "p1")))).toEqual([]);
+  });
+
+  it("ACKs on a socket the app hands over (a new agent object) a stream the old one had ACKed, without probing", () => {
+    const m = machine();
+    m.handle({ type: "socket-open" });
+    expect(acks(m.handle(offer("s1")))).toHaveLength(1);
+    expect(m.handle({ type: "socket-replaced" })).toEqual([]);
+    expect(acks(m.handle(offer("s1")))).toEqual([{ type: "cf_agent_stream_resume_ack", id: "s1" }]);
   });
 
   it("tells the caller the stream started before it sends the ACK (listener first)", () => {

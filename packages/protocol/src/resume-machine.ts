@@ -7,8 +7,10 @@
  *
  * Guarantees:
  * - one probe operation in flight; asking again while one is in flight returns the same probe;
- * - exactly one `stream_resume_ack` per socket per stream id, even though the server offers a live stream
- *   twice (once on connect, once in answer to the probe; #1733);
+ * - one `stream_resume_ack` per socket per stream id for the two offers of a live stream (once on connect,
+ *   once in answer to the probe; #1733), and one more only for an offer answering a probe sent after that
+ *   ACK (the server holds the socket out of the stream until it ACKs that offer: a stream ACKed, ended here,
+ *   and offered again as live);
  * - no probe goes out while a stream this socket ACKed is live: the server would answer with that stream and
  *   stop sending it to this socket until a second ACK (docs/protocol.md#probe-after-ack). A `resume` is
  *   answered with that stream at once; a probe that waits for a continuation or a stale stream goes out
@@ -45,6 +47,11 @@ export const RESUME_PENDING_TIMEOUT_MS = 60_000;
 export type ResumeInput =
   | { type: "socket-open" }
   | { type: "socket-close" }
+  /**
+   * The app handed over another connection for the same thread (a new agent object): not a reconnect (no
+   * probe), but its ACKs are its own.
+   */
+  | { type: "socket-replaced" }
   /** Ask the server whether there is a stream to resume (mount, public `resumeStream`). */
   | { type: "resume" }
   /** This client sent `cf_agent_use_chat_request` with this id. */
@@ -104,13 +111,19 @@ interface ActiveStream {
 export class ResumeMachine {
   private epoch = 0;
   private closedSinceOpen = false;
-  private acked = new Set<string>();
+  /** Streams this socket ACKed, with when (in the order of what this client sent: see `sent`). */
+  private acked = new Map<string, number>();
   /**
    * The probe: asked by this client; `sent` once its frame went out (one is held while an ACKed stream is
-   * live); `pendingId`: the turn a `stream_pending` answer named; `asked`: a `resume` input asked for it (mount,
-   * the app's `resumeStream()`), not the machine itself (a reconnect, a continuation).
+   * live), `sentAt` when (see `sent`); `pendingId`: the turn a `stream_pending` answer named; `asked`: a
+   * `resume` input asked for it (mount, the app's `resumeStream()`), not the machine itself (a reconnect, a
+   * continuation).
    */
-  private probe: { id: string; sent: boolean; pendingId?: string; asked?: boolean } | undefined;
+  private probe:
+    | { id: string; sent: boolean; sentAt?: number; pendingId?: string; asked?: boolean }
+    | undefined;
+  /** Counts the probes and ACKs this client sent, to order an ACK against a probe. */
+  private sent = 0;
   /**
    * With `resume: false`: a socket closed while a stream was live, so the next open probes once (the answer
    * is never acknowledged), as upstream's idle probe.
@@ -190,8 +203,13 @@ export class ResumeMachine {
         this.closedSinceOpen = true;
         this.socketOpen = false;
         // Acknowledgements belong to a socket; the next one must ACK again to get a replay.
-        this.acked = new Set();
+        this.acked = new Map();
         return this.resumeEnabled ? [] : this.closeWithoutResume();
+      case "socket-replaced":
+        // The server offers a live stream to the new socket on connect and sends it nothing of that stream until
+        // it ACKs, whatever the old socket had ACKed.
+        this.acked = new Map();
+        return [];
       case "resume": {
         const out = this.startProbe("ask");
         if (this.probe) this.probe.asked = true;
@@ -258,8 +276,9 @@ export class ResumeMachine {
         return { accept: false, reason: "replay not acknowledged on this socket" };
       active.epoch = this.epoch;
       origin = active.origin;
-    } else if (this.acked.has(id)) {
+    } else if (this.acked.has(id) && !(this.ended.has(id) && !frame.replay && (frame.done || frame.error))) {
       // Acknowledged offer whose stream had already ended locally (a replay of a completed or failed turn).
+      // Not the bare `done` that follows an error frame: that stream ended here with the error.
       origin = "resumed";
       this.ended.delete(id);
       this.streams.set(id, { origin, epoch: this.epoch });
@@ -337,6 +356,7 @@ export class ResumeMachine {
     const probe = this.probe;
     if (!probe) return [];
     probe.sent = true;
+    probe.sentAt = ++this.sent;
     return [
       { type: "send", frame: { type: "cf_agent_stream_resume_request", probeId: probe.id } },
       { type: "arm-timer", probeId: probe.id, ms: RESUME_PROBE_TIMEOUT_MS },
@@ -357,7 +377,7 @@ export class ResumeMachine {
   /** The latest live stream this socket ACKed, if any. */
   private ackedLiveStream(): string | undefined {
     let live: string | undefined;
-    for (const id of this.acked) if (this.streams.has(id)) live = id;
+    for (const id of this.acked.keys()) if (this.streams.has(id)) live = id;
     return live;
   }
 
@@ -421,9 +441,24 @@ export class ResumeMachine {
   private onOffer(frame: StreamResumingFrame): ResumeCommand[] {
     const id = frame.id;
     const out: ResumeCommand[] = [];
-    if (this.acked.has(id)) {
-      // The duplicate offer: settle a probe waiting for it, never ACK twice on one socket. A continuation this
-      // client waits for is that stream, already being received (another tab's decision started it first).
+    const ackedAt = this.acked.get(id);
+    // The server puts a socket back in its pending-resume set with every offer and leaves that set out of the
+    // stream until it ACKs (docs/protocol.md#resume-handshake). The answer to a probe sent after this socket's
+    // ACK is such an offer: without a second ACK the rest of the stream would never arrive. No probe goes out
+    // while an ACKed stream is live here, so this is a stream this client had already ended (cleared, or cut
+    // by its error frame) that the server still has live. An answer to a probe sent before the ACK (the
+    // reconnect order: probe, ACK of the connect offer) was read before the ACK, which already took the socket
+    // out of the set.
+    const sentAt = this.probe?.sentAt;
+    const again =
+      ackedAt !== undefined &&
+      frame.probeId !== undefined &&
+      frame.probeId === this.probe?.id &&
+      sentAt !== undefined &&
+      ackedAt < sentAt;
+    if (ackedAt !== undefined && !again) {
+      // The duplicate offer: settle a probe waiting for it, never ACK it twice. A continuation this client
+      // waits for is that stream, already being received (another tab's decision started it first).
       if (this.expectingContinuation) {
         this.expectingContinuation = false;
         if (this.streams.has(id)) this.continuationId = id;
@@ -436,8 +471,8 @@ export class ResumeMachine {
       this.expectingContinuation ||
       this.probe?.asked === true ||
       this.streams.get(id)?.origin === "local";
-    if (!wanted) return this.settle("none");
-    this.acked.add(id);
+    if (!wanted && !again) return this.settle("none");
+    this.acked.set(id, ++this.sent);
     this.ended.delete(id);
     if (this.expectingContinuation) {
       this.expectingContinuation = false;

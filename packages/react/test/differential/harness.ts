@@ -156,10 +156,10 @@ export class FakeAgent {
     this.dispatchEvent(new MessageEvent("message", { data }));
   }
 
-  /** The link drops (a transient close). */
-  drop(): void {
+  /** The link drops (a transient close, 1006), or the socket is closed (1000). */
+  drop(code = 1006): void {
     this.readyState = 3;
-    this.dispatchEvent(Object.assign(new Event("close"), { code: 1006, reason: "", wasClean: false }));
+    this.dispatchEvent(Object.assign(new Event("close"), { code, reason: "", wasClean: code === 1000 }));
   }
 
   /** The socket reconnects: `open`, then what was buffered goes out. */
@@ -212,6 +212,10 @@ export interface Step {
   fetchArgs: FetchArgs[];
   errors: string[];
   warnings: string[];
+  /** What the step did, in words (the generator's server events). */
+  note?: string;
+  /** The server's stored transcript of the thread shown, after the step (the generator's server model). */
+  server?: unknown;
 }
 
 /** One call of `fetch`: `input` is `"string"`, `"URL"` or `"Request"`; the init's keys are all kept. */
@@ -264,6 +268,19 @@ export interface Chat {
 
 type Options = Record<string, unknown>;
 
+/**
+ * A server model that answers what the hook sends, instead of the Driver's built-in answers to probes (the
+ * generator's, generator/server.ts).
+ */
+export interface ServerSide {
+  /** A frame the hook sent on socket `a`. */
+  sees(a: FakeAgent, frame: Record<string, unknown>): void;
+  /** Socket `a` closed. */
+  closed(a: FakeAgent): void;
+  /** Socket `a` is about to open again (a reconnect). */
+  connected(a: FakeAgent): void;
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let runCounter = 0;
@@ -302,6 +319,10 @@ export class Driver {
   readonly served = new Map<string, { status: number; body: string; gate?: string }>();
   private readonly ids = new IdCanon();
   private unmounted = false;
+  /** Answers the hook's frames when set (else the built-in probe answers below). */
+  server: ServerSide | undefined;
+  /** Quiet rounds `settle` waits for (5 by default). */
+  quietRounds = 5;
 
   constructor(readonly side: Side) {
     const n = ++runCounter;
@@ -350,7 +371,20 @@ export class Driver {
     const normal = this.normalFrame(f) as Record<string, unknown>;
     this.pendingSent.push(i === this.agents.length - 1 && i === 0 ? normal : { socket: i + 1, ...normal });
     this.activity++;
-    this.serverSees(a, f);
+    if (this.server) this.server.sees(a, f);
+    else this.serverSees(a, f);
+  }
+
+  /** Every socket this run made, oldest first. */
+  sockets(): readonly FakeAgent[] {
+    return this.agents;
+  }
+
+  /** A server frame to socket `a`, now (its ids are the server's). */
+  deliver(a: FakeAgent, frame: string): void {
+    if (this.unmounted) return;
+    this.ids.learn(frame);
+    a.push(frame);
   }
 
   /**
@@ -410,6 +444,11 @@ export class Driver {
       out.init = { method: init.method, body: JSON.parse(init.body) };
     }
     return this.ids.canon(this.urls(plain(out)));
+  }
+
+  /** `v` as the recording shows values: key order and undefined fields out, client ids named, URLs masked. */
+  canonical<T>(v: T): T {
+    return this.ids.canon(this.urls(plain(v)));
   }
 
   private urls<T>(v: T): T {
@@ -496,6 +535,23 @@ export class Driver {
     await sleep(5);
   }
 
+  /**
+   * The component unmounts and mounts again with the same options (a route change and back): a new hook
+   * instance on the same socket.
+   */
+  async remount(label = "remount"): Promise<void> {
+    await act(async () => cleanup());
+    this.latest = undefined;
+    this.prevActions = undefined;
+    this.fallbackShown = false;
+    await act(async () => {
+      const r = render(this.tree(this.currentOptions));
+      this.rerenderWith = (o) => r.rerender(this.tree(o));
+    });
+    await this.settle();
+    this.snap(label);
+  }
+
   // ── script steps ──
 
   /** Server frames, each its own step (labelled by the frame's type or chunk type). */
@@ -541,6 +597,27 @@ export class Driver {
   }
 
   /**
+   * A user action if the chat is on screen now (not suspended); otherwise only a recorded step. `fn` returns
+   * what the action did, for the step's note.
+   */
+  async tryAct(label: string, fn: (chat: Chat) => unknown): Promise<void> {
+    if (this.latest !== undefined && !this.fallbackShown) {
+      const chat = this.latest;
+      await act(async () => {
+        try {
+          const r = fn(chat);
+          if (r && typeof (r as Promise<unknown>).then === "function")
+            (r as Promise<unknown>).then(undefined, (e: unknown) => this.error(`${label} rejected`, e));
+        } catch (e) {
+          this.error(`${label} threw`, e);
+        }
+      });
+    }
+    await this.settle();
+    this.snap(label);
+  }
+
+  /**
    * A user action taken as soon as the chat is on screen: now if it is, else at the first settle that
    * shows it (while a suspended hook waits for its transcript, say). The step is recorded either way.
    */
@@ -566,22 +643,53 @@ export class Driver {
     }
   }
 
-  async drop(): Promise<void> {
-    await act(async () => this.agent.drop());
+  async drop(label = "socket close"): Promise<void> {
+    await act(async () => {
+      this.agent.drop();
+      this.server?.closed(this.agent);
+    });
     await this.settle();
-    this.snap("socket close");
+    this.snap(label);
   }
 
-  async reopen(): Promise<void> {
-    await act(async () => this.agent.reopen());
+  async reopen(label = "socket open"): Promise<void> {
+    await act(async () => {
+      this.server?.connected(this.agent);
+      this.agent.reopen();
+    });
     await this.settle();
-    this.snap("socket open");
+    this.snap(label);
   }
 
-  /** Replaces the socket (a new `useAgent` object) and renders with it. */
-  async useAgent(agent: FakeAgent, options: Options = {}, label = "new agent object"): Promise<void> {
+  /**
+   * Replaces the socket (a new `useAgent` object) and renders with it. With `closeOld`, the old socket then
+   * closes for good, as `useAgent` closes the socket it replaced.
+   */
+  async useAgent(
+    agent: FakeAgent,
+    options: Options = {},
+    label = "new agent object",
+    closeOld = false,
+  ): Promise<void> {
+    const old = this.agent;
     this.agent = agent;
-    await this.rerender({ ...options, agent }, label);
+    if (!closeOld) {
+      await this.rerender({ ...options, agent }, label);
+      return;
+    }
+    // The app's options stay as they were: only the agent object is new.
+    this.currentOptions = { ...this.currentOptions, ...options, agent };
+    await act(async () => {
+      this.rerenderWith?.(this.currentOptions);
+    });
+    await act(async () => {
+      if (old !== agent && old.readyState === 1) {
+        old.drop(1000);
+        this.server?.closed(old);
+      }
+    });
+    await this.settle();
+    this.snap(label);
   }
 
   /** A promise the script resolves later with `release` (a held fetch, a pending tool). */
@@ -603,6 +711,21 @@ export class Driver {
     await act(async () => this.gates.get(name)?.resolve());
     await this.settle();
     this.snap(label);
+  }
+
+  /**
+   * A server event (frames the server model delivers while `fn` runs), as one step; `fn` says what happened,
+   * kept as the step's note.
+   */
+  async serverStep(label: string, fn: () => string): Promise<void> {
+    let note = "";
+    await act(async () => {
+      note = fn();
+    });
+    await this.settle();
+    this.snap(label);
+    const last = this.steps.at(-1);
+    if (last) last.note = note;
   }
 
   /** Records the current state as a step with no action. */
@@ -658,7 +781,7 @@ export class Driver {
   /** Lets timers, promises and renders run until nothing happens for a while (or 3 s). */
   async settle(): Promise<void> {
     let quiet = 0;
-    for (let i = 0; i < 300 && quiet < 5; i++) {
+    for (let i = 0; i < 300 && quiet < this.quietRounds; i++) {
       const before = this.activity;
       await act(async () => {
         await sleep(5);
@@ -1017,7 +1140,9 @@ export function dump(d: Driver): string {
       const head = v
         ? `${v.status} streaming=${v.isStreaming} server=${v.isServerStreaming} cont=${v.isToolContinuation} err=${v.error ?? "-"}`
         : "(not rendered)";
-      const lines = [`#${i} ${s.label}: ${head}${s.suspended ? " SUSPENDED" : ""} trail=${s.statusTrail}`];
+      const lines = [
+        `#${i} ${s.label}${s.note ? ` (${s.note})` : ""}: ${head}${s.suspended ? " SUSPENDED" : ""} trail=${s.statusTrail}`,
+      ];
       if (v) lines.push(`   messages ${JSON.stringify(v.messages)}`);
       for (const c of s.calls) lines.push(`   call ${c.name} ${JSON.stringify(c.args)}`);
       for (const x of s.sent) lines.push(`   sent ${JSON.stringify(x)}`);

@@ -1,0 +1,113 @@
+/**
+ * Differences the generator found, kept as fixed step lists (its server model, its comparison, its named
+ * differences): each failed before the fix named in its title, and now plays with no unlisted difference.
+ */
+import type { UIMessage } from "ai";
+import { describe, expect, it } from "vitest";
+import { report, runCase } from "./generator/run.ts";
+import type { Config, Step } from "./generator/steps.ts";
+
+const T = { timeout: 120_000 };
+const BASE: Config = {
+  strict: false,
+  tools: "onToolCall",
+  history: "empty",
+  initial: "fetch",
+  resume: true,
+  autoContinue: true,
+  body: false,
+};
+const FILE = "packages/react/test/differential/generator-cases.dom.test.ts";
+
+async function play(steps: Step[], cfg: Partial<Config> = {}) {
+  const r = await runCase({ ...BASE, ...cfg }, steps);
+  const f = r.verdict.failure;
+  expect(
+    f,
+    f ? report(0, r.cfg, r.steps, r.verdict, r.official.driver, r.ours.driver, FILE) : "",
+  ).toBeUndefined();
+  return r;
+}
+
+const text = (messages: unknown) =>
+  ((messages ?? []) as UIMessage[])
+    .filter((m) => m.role === "assistant")
+    .flatMap((m) => m.parts.map((p) => (p.type === "text" ? p.text : "")))
+    .join("");
+
+describe("found by the generator", () => {
+  it(
+    "resumeStream() while a stream this socket already ACKed is live: the server's offer in answer is ACKed again, or the rest of the stream never arrives",
+    T,
+    async () => {
+      // The server adds a socket to its pending-resume set with every offer, and leaves that set out of the
+      // stream's frames until the socket ACKs (docs/protocol.md#resume-handshake). A probe sent after this
+      // socket's ACK is answered with a new offer, so it must be ACKed again.
+      const steps: Step[] = [
+        { do: "otherTurn", kind: "slow" },
+        { do: "advance", n: 4 },
+        { do: "resumeStream" },
+        { do: "advance", n: 2 },
+        { do: "resumeStream" },
+        ...Array.from({ length: 5 }, () => ({ do: "advance", n: 4 }) as Step),
+        { do: "render" },
+      ];
+      const r = await play(steps);
+      const words = Array.from({ length: 12 }, (_, i) => `word${i} `).join("");
+      expect(text(r.ours.driver.last?.messages)).toBe(words);
+      expect(text(r.official.driver.last?.messages)).toBe(words);
+    },
+  );
+
+  it(
+    "a server-started turn that fails before its first chunk reaches this tab: onTurnEnd reports it (ours reported nothing)",
+    T,
+    async () => {
+      const r = await play([{ do: "serverTurn" }, { do: "fail", thrown: false }, { do: "render" }]);
+      expect(r.ours.driver.callsOf("onTurnEnd").map((c) => c.args)).toEqual([
+        { error: "Model overloaded", outcome: "error", replay: false, requestId: "detached-delivery:1" },
+      ]);
+    },
+  );
+
+  it(
+    "a tool continuation this tab ACKed fails in-band: no onFinish as if it had completed (ours called onFinish({ isError: false }) at the bare done)",
+    T,
+    async () => {
+      const r = await play(
+        [{ do: "advance", n: 1 }, { do: "advance", n: 1 }, { do: "fail", thrown: false }, { do: "render" }],
+        { tools: "execute", history: "waiting-tool" },
+      );
+      expect(r.ours.driver.callsOf("onFinish")).toEqual([]);
+      expect(r.ours.driver.callsOf("onTurnEnd").map((c) => (c.args as { outcome: string }).outcome)).toEqual([
+        "error",
+      ]);
+    },
+  );
+
+  it(
+    "a new agent object for the same thread while a tool continuation streams: the new socket's offer of it is ACKed (ours took it for a duplicate and never got the continuation)",
+    T,
+    async () => {
+      // The transcript ends with a client tool waiting: the app runs it on mount, the continuation starts and is
+      // ACKed on the first socket; then the app hands over a new socket, which the server offers it again.
+      const r = await play(
+        [
+          { do: "advance", n: 1 },
+          { do: "agent", to: "same-thread" },
+          ...Array.from({ length: 5 }, () => ({ do: "advance", n: 4 }) as Step),
+          { do: "render" },
+        ],
+        { tools: "execute", history: "waiting-tool" },
+      );
+      const acks = r.ours.driver.sentOf("cf_agent_stream_resume_ack");
+      expect(acks.map((f) => [f.socket ?? 1, f.id])).toEqual([
+        [1, "cont_1"],
+        [2, "cont_1"],
+      ]);
+      // The continuation (the server model plays a short text reply after a tool of the loaded transcript).
+      expect(text(r.ours.driver.last?.messages)).toContain("Hello! How can I help you today?");
+      expect(r.ours.driver.last?.isToolContinuation).toBe(false);
+    },
+  );
+});

@@ -1,0 +1,718 @@
+/**
+ * The differences between the official hooks and ours that the generator accepts, each by name. Every other
+ * difference fails the generator's run. Two groups:
+ *
+ * - `deliberate`: the README's "Where the kit deliberately differs from the official client" list
+ *   (packages/react/README.md); each entry names the README bullet it stands for (checked by
+ *   generator.dom.test.ts).
+ * - `pending-new`: differences the generator found that nobody had listed, not fixed yet (each says what the
+ *   official hook does and what ours does).
+ *
+ * An entry explains a difference in one of two ways. `normalise` rewrites one step's observations on both
+ * sides so the difference disappears (a local difference: the step after it compares again); `diverges`
+ * recognises the first difference of a run after which the two hooks hold different states, so the rest of
+ * that run is not compared (a difference that carries on, such as a message shown twice).
+ */
+import type { Driver } from "../harness.ts";
+import type { Config, Step } from "./steps.ts";
+
+/** What an app sees after one step, in comparable form. */
+export interface Observation {
+  label: string;
+  messages: unknown;
+  status: unknown;
+  error: unknown;
+  isStreaming: unknown;
+  isServerStreaming: unknown;
+  isToolContinuation: unknown;
+  isRecovering: unknown;
+  suspended: unknown;
+  /** Callback calls (`{name, args}` as JSON), sorted. */
+  calls: string[];
+  sent: unknown[];
+  fetches: unknown[];
+  errors: unknown[];
+  /** The server's stored transcript after the step (not compared: read by entries). */
+  server?: unknown;
+}
+
+/** Both sides' observations of one step. */
+export interface Pair {
+  official: Observation;
+  ours: Observation;
+}
+
+/** Where a step sits in its run. */
+export interface Context {
+  cfg: Config;
+  /** Index of the recorded step (0 is the mount; step `i` is `steps[i - 1]`). */
+  step: number;
+  steps: Step[];
+  label: string;
+  official: Driver;
+  ours: Driver;
+}
+
+/** A field that differs at a step, with both sides' values. */
+export interface FieldDiff {
+  field: string;
+  official: unknown;
+  ours: unknown;
+}
+
+/** A difference between the hooks that the generator accepts, by name. */
+export interface Difference {
+  /** A stable name, printed when it matches. */
+  name: string;
+  group: "deliberate" | "pending-new";
+  /** Why a user would accept it (deliberate), or setup → official → ours (pending). */
+  reason: string;
+  /** For a deliberate entry: the bold lead of its README bullet. */
+  readme?: string;
+  /** Rewrites a step's observations so the difference this entry explains disappears; undefined: not this. */
+  normalise?: (pair: Pair, ctx: Context) => Pair | undefined;
+  /** Recognises the first remaining difference of a run as this entry's (the rest of the run is skipped). */
+  diverges?: (d: { pair: Pair; diffs: FieldDiff[] }, ctx: Context) => boolean;
+}
+
+type Part = Record<string, unknown> & { type: string };
+type Message = { id: string; role: string; parts: Part[] } & Record<string, unknown>;
+
+const isMessage = (v: unknown): v is Message =>
+  !!v &&
+  typeof v === "object" &&
+  typeof (v as Message).role === "string" &&
+  Array.isArray((v as Message).parts);
+
+/** `f` applied to every message anywhere in `v` (a transcript, a request body, a callback's arguments). */
+function walkMessages(v: unknown, f: (m: Message) => Message): unknown {
+  if (Array.isArray(v)) return v.map((x) => walkMessages(x, f));
+  if (!v || typeof v !== "object") return v;
+  const o = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walkMessages(x, f)]));
+  return isMessage(o) ? f(o) : o;
+}
+
+/** `f` applied to every message an observation holds: shown, sent, and handed to callbacks. */
+function everyMessage(pair: Pair, f: (m: Message) => Message): Pair {
+  const map = (o: Observation): Observation => ({
+    ...o,
+    messages: walkMessages(o.messages, f),
+    sent: walkMessages(o.sent, f) as unknown[],
+    calls: o.calls.map((c) => JSON.stringify(walkMessages(JSON.parse(c), f))).sort(),
+  });
+  return { official: map(pair.official), ours: map(pair.ours) };
+}
+
+type Call = { name: string; args: Record<string, unknown> };
+const parse = (c: string) => JSON.parse(c) as Call;
+/** Both sides' calls with `keep` deciding per call (and side) which stay. */
+function filterCalls(pair: Pair, keep: (c: Call, side: "official" | "ours") => boolean): Pair {
+  return {
+    official: { ...pair.official, calls: pair.official.calls.filter((c) => keep(parse(c), "official")) },
+    ours: { ...pair.ours, calls: pair.ours.calls.filter((c) => keep(parse(c), "ours")) },
+  };
+}
+const callsNamed = (o: Observation, name: string) => o.calls.map(parse).filter((c) => c.name === name);
+/** A request id this tab minted (the canonical names `r1`, `r2`, …), not another tab's or the server's. */
+const ownRequest = (id: unknown) => typeof id === "string" && /^r\d+$/.test(id);
+const frames = (o: Observation, type: string) =>
+  o.sent.filter((f) => (f as { type?: string }).type === type) as Record<string, unknown>[];
+/** Steps before `ctx.step` that did `what`. */
+const earlier = (ctx: Context, what: Step["do"]) =>
+  ctx.steps.slice(0, ctx.step - 1).some((s) => s.do === what);
+
+/**
+ * For each message id both sides show (`messages`), `fix` may return the two versions rewritten; every copy of
+ * a version (shown, sent in a request, handed to a callback) is then replaced by its rewrite.
+ */
+function pairMessages(
+  pair: Pair,
+  fix: (official: Message, ours: Message) => [Message, Message] | undefined,
+): Pair | undefined {
+  const a = pair.official.messages;
+  const b = pair.ours.messages;
+  if (!Array.isArray(a) || !Array.isArray(b)) return undefined;
+  const mine = new Map((b as Message[]).map((m) => [m.id, m]));
+  const rewrite = { official: new Map<string, Message>(), ours: new Map<string, Message>() };
+  for (const m of a as Message[]) {
+    const o = mine.get(m.id);
+    if (!o || JSON.stringify(m) === JSON.stringify(o)) continue;
+    const fixed = fix(m, o);
+    if (!fixed) continue;
+    rewrite.official.set(JSON.stringify(m), fixed[0]);
+    rewrite.ours.set(JSON.stringify(o), fixed[1]);
+  }
+  if (rewrite.official.size === 0) return undefined;
+  const map = (o: Observation, r: Map<string, Message>): Observation => {
+    const f = (m: Message) => r.get(JSON.stringify(m)) ?? m;
+    return {
+      ...o,
+      messages: walkMessages(o.messages, f),
+      sent: walkMessages(o.sent, f) as unknown[],
+      calls: o.calls.map((c) => JSON.stringify(walkMessages(JSON.parse(c), f))).sort(),
+    };
+  };
+  return { official: map(pair.official, rewrite.official), ours: map(pair.ours, rewrite.ours) };
+}
+
+/** A message holding the same text part twice, or two assistant messages in a row with the same text. */
+function showsTextTwice(messages: unknown): boolean {
+  if (!Array.isArray(messages)) return false;
+  const texts = (m: Message) => m.parts.filter((p) => p.type === "text").map((p) => p.text as string);
+  let previous: string | undefined;
+  for (const m of messages as Message[]) {
+    const t = texts(m);
+    if (t.some((x, i) => x !== "" && t.indexOf(x) !== i)) return true;
+    const joined = m.role === "assistant" ? t.join("") : undefined;
+    if (joined && joined === previous) return true;
+    previous = joined;
+  }
+  return false;
+}
+
+const isStaticTool = (p: Part) => p.type.startsWith("tool-");
+const isProbe = (f: unknown) => (f as { type?: string }).type === "cf_agent_stream_resume_request";
+
+/**
+ * Entries or groups left out for this run (`RUNBOARD_DIFF_WITHOUT=<name or group>,…`): to see what they hide,
+ * or to check a fix lets the generator pass without its entry.
+ */
+const without = new Set((process.env.RUNBOARD_DIFF_WITHOUT ?? "").split(",").filter(Boolean));
+const kept = <T extends { name: string; group: string }>(list: T[]): T[] =>
+  list.filter((e) => !without.has(e.name) && !without.has(e.group));
+
+/** Every difference the generator accepts. */
+export const DIFFERENCES: Difference[] = kept([
+  // ───────────── deliberate (the README's list) ─────────────
+  {
+    name: "static-tool-parts-carry-toolName",
+    group: "deliberate",
+    readme: "Static tool parts carry `toolName`",
+    reason:
+      "ours keeps `toolName` on streamed `tool-<name>` parts, as the server stores them, so a transcript read back compares equal to what streamed; the AI SDK leaves it out",
+    normalise: (pair) =>
+      everyMessage(pair, (m) => ({
+        ...m,
+        parts: m.parts.map((p) => {
+          if (!isStaticTool(p)) return p;
+          const { toolName: _t, ...rest } = p;
+          return rest as Part;
+        }),
+      })),
+  },
+  {
+    name: "strict-mode-one-probe",
+    group: "deliberate",
+    readme: "Under StrictMode one resume probe goes out",
+    reason:
+      "StrictMode runs the official hook's mount effect twice and each sends a resume probe; ours sends one (a development-only artefact)",
+    normalise: (pair, ctx) => {
+      if (!ctx.cfg.strict) return undefined;
+      const a = pair.official.sent.filter(isProbe).length;
+      const b = pair.ours.sent.filter(isProbe).length;
+      if (a <= b) return undefined;
+      let extra = a - b;
+      const sent = pair.official.sent.filter((f) => !(isProbe(f) && extra-- > 0));
+      return { official: { ...pair.official, sent }, ours: pair.ours };
+    },
+  },
+
+  {
+    name: "reconnect-rereads-transcript",
+    group: "deliberate",
+    readme: "Resume handshake",
+    reason:
+      "after a reconnect ours reads the transcript again (`get-messages`, or the app's getInitialMessages) once no stream is live, since turns may have ended while the socket was down; the official hook does not",
+    normalise: (pair, ctx) => {
+      if (!earlier(ctx, "drop") && ctx.label !== "socket reconnects") return undefined;
+      const extra = (f: unknown) => String(f).endsWith("/get-messages") && !pair.official.fetches.includes(f);
+      const loads = (o: Observation) => callsNamed(o, "getInitialMessages").length;
+      const extraLoad = loads(pair.ours) > loads(pair.official);
+      if (!pair.ours.fetches.some(extra) && !extraLoad) return undefined;
+      return {
+        official: pair.official,
+        ours: {
+          ...pair.ours,
+          fetches: pair.ours.fetches.filter((f) => !extra(f)),
+          calls: extraLoad
+            ? pair.ours.calls.filter((c) => parse(c).name !== "getInitialMessages")
+            : pair.ours.calls,
+        },
+      };
+    },
+  },
+  {
+    name: "reconnect-rereads-transcript-shows-missed-messages",
+    group: "deliberate",
+    readme: "Resume handshake",
+    reason:
+      "what the re-read transcript after a reconnect brings: messages that arrived while the socket was down (another tab's message, a server's) show in ours; the official hook never shows them until something else sends a transcript",
+    diverges: ({ pair, diffs }, ctx) => {
+      if (!earlier(ctx, "drop") || !diffs.some((d) => d.field === "messages")) return false;
+      const ids = (o: Observation) =>
+        new Set(Array.isArray(o.messages) ? (o.messages as Message[]).map((m) => m.id) : []);
+      const theirs = ids(pair.official);
+      return [...ids(pair.ours)].some((id) => !theirs.has(id));
+    },
+  },
+  {
+    name: "reconnect-probes-while-own-turn-runs",
+    group: "deliberate",
+    readme: "Resume handshake",
+    reason:
+      "on a reconnect ours sends a resume probe whenever resuming is on (docs/protocol.md#resume-handshake); the official hook probes only once no turn or resume of its own is running",
+    normalise: (pair, ctx) => {
+      if (
+        ctx.label !== "socket reconnects" ||
+        frames(pair.official, "cf_agent_stream_resume_request").length > 0
+      )
+        return undefined;
+      return {
+        official: pair.official,
+        ours: { ...pair.ours, sent: pair.ours.sent.filter((f) => !isProbe(f)) },
+      };
+    },
+  },
+  {
+    name: "one-ack-per-offer-pair",
+    group: "deliberate",
+    readme: "Resume handshake",
+    reason:
+      "the server offers a live stream twice (on connect and in answer to the probe sent before the ACK); the official hook may ACK both and get the stream replayed twice, ours ACKs once (docs/protocol.md#resume-handshake)",
+    normalise: (pair, ctx) => {
+      const ackedBefore = new Set(
+        ctx.ours.steps
+          .slice(0, ctx.step)
+          .flatMap((s) => s.sent as Record<string, unknown>[])
+          .filter((f) => f.type === "cf_agent_stream_resume_ack")
+          .map((f) => JSON.stringify([f.socket, f.id])),
+      );
+      const ours = new Set(
+        frames(pair.ours, "cf_agent_stream_resume_ack").map((f) => JSON.stringify([f.socket, f.id])),
+      );
+      let changed = false;
+      const sent = pair.official.sent.filter((f) => {
+        const x = f as Record<string, unknown>;
+        const key = JSON.stringify([x.socket, x.id]);
+        const drop = x.type === "cf_agent_stream_resume_ack" && !ours.has(key) && ackedBefore.has(key);
+        if (drop) changed = true;
+        return !drop;
+      });
+      return changed ? { official: { ...pair.official, sent }, ours: pair.ours } : undefined;
+    },
+  },
+  {
+    name: "stop-stops-any-live-stream",
+    group: "deliberate",
+    readme: "`stop()` stops any live stream",
+    reason:
+      "stop() cancels the live stream whoever started it (another tab, the server, a resume); the official stop() only aborts this tab's own request",
+    diverges: ({ pair }, ctx) =>
+      ctx.label === "stop" &&
+      frames(pair.ours, "cf_agent_chat_request_cancel").some(
+        (f) => !frames(pair.official, "cf_agent_chat_request_cancel").some((g) => g.id === f.id),
+      ),
+  },
+  {
+    name: "server-transcript-replaces-local-diverges",
+    group: "deliberate",
+    readme: "A server transcript replaces the local one",
+    reason:
+      "after a transcript from the server, ours shows exactly what the server stores while the official hook shows its own copy (a message it streamed, an update it missed): the first difference where ours equals the server's transcript and the official hook does not",
+    diverges: ({ pair, diffs }, ctx) => {
+      // Only where a transcript can have come from the server: its events, not this tab's own actions.
+      if (!/^(server:|other tab|socket reconnects)/.test(ctx.label)) return false;
+      if (!diffs.some((d) => d.field === "messages")) return false;
+      const server = JSON.stringify(pair.ours.server);
+      return (
+        server !== undefined &&
+        JSON.stringify(pair.ours.messages) === server &&
+        JSON.stringify(pair.official.messages) !== server
+      );
+    },
+  },
+  {
+    name: "server-transcript-replaces-local",
+    group: "deliberate",
+    readme: "A server transcript replaces the local one",
+    reason:
+      "a transcript from the server replaces the local copy of a message that is no longer streaming here; the official hook keeps its own streamed copy in some end-of-turn races (here: the `finishReason` metadata the stream carried, which the server does not store), and sends that copy back with the next request",
+    normalise: (pair) =>
+      pairMessages(pair, (m, o) => {
+        const strip = (x: Message) => {
+          const { metadata: _m, ...rest } = x;
+          return rest as Message;
+        };
+        if (m.role !== "assistant" || (m.metadata === undefined) === (o.metadata === undefined))
+          return undefined;
+        return JSON.stringify(strip(m)) === JSON.stringify(strip(o)) ? [strip(m), strip(o)] : undefined;
+      }),
+  },
+
+  // ───────────── pending: new differences the generator found ─────────────
+  {
+    name: "new-onFinish-on-stop-error-unmount",
+    group: "pending-new",
+    reason:
+      "this tab's own turn is stopped (stop()), fails (an error frame, the socket closing under it) or the component unmounts mid-turn: official calls onFinish({ isAbort: true }) or onFinish({ isError: true }) with the message written so far (an empty assistant message with a client-made id if none was); ours calls onFinish only when a response completes",
+    normalise: (pair) => {
+      if (callsNamed(pair.ours, "onFinish").length > 0) return undefined;
+      return filterCalls(
+        pair,
+        (c, side) =>
+          !(
+            side === "official" &&
+            c.name === "onFinish" &&
+            (c.args.isAbort === true || c.args.isError === true)
+          ),
+      );
+    },
+  },
+  {
+    name: "new-onFinish-for-streams-of-others",
+    group: "pending-new",
+    reason:
+      "a stream this tab did not request (another tab's turn, a server-started turn, a continuation another tab asked for) completes: ours calls onFinish; official calls it only for streams it reads through its own transport (its requests and resumes)",
+    normalise: (pair) => {
+      if (callsNamed(pair.official, "onFinish").length > 0 || callsNamed(pair.ours, "onFinish").length === 0)
+        return undefined;
+      const ends = [...callsNamed(pair.official, "onTurnEnd"), ...callsNamed(pair.ours, "onTurnEnd")];
+      if (!ends.some((c) => !ownRequest(c.args.requestId))) return undefined;
+      return filterCalls(pair, (c, side) => !(side === "ours" && c.name === "onFinish"));
+    },
+  },
+  {
+    name: "new-onFinish-message-of-unnamed-stream",
+    group: "pending-new",
+    reason:
+      "a reply whose stream names no message id (a plain-text reply: no `start` chunk) completes: official's onFinish gets the message it made for it (under a client-made id); ours passes `message: undefined`",
+    normalise: (pair) => {
+      const a = callsNamed(pair.official, "onFinish");
+      const b = callsNamed(pair.ours, "onFinish");
+      if (
+        a.length !== 1 ||
+        b.length !== 1 ||
+        b[0]?.args.message !== undefined ||
+        a[0]?.args.message === undefined
+      )
+        return undefined;
+      const drop = (c: Call) =>
+        c.name === "onFinish" ? { ...c, args: { ...c.args, message: undefined } } : c;
+      const map = (o: Observation) => ({
+        ...o,
+        calls: o.calls.map((c) => JSON.stringify(drop(parse(c)))).sort(),
+      });
+      return { official: map(pair.official), ours: map(pair.ours) };
+    },
+  },
+  {
+    name: "new-socket-close-fails-own-stream",
+    group: "pending-new",
+    reason:
+      'the socket closes while this tab reads a stream through its transport (its own turn, or a stream it resumed): official fails it (status "error", error "WebSocket closed mid-stream", onError, onFinish({ isError: true })) and leaves the server turn running; ours keeps the turn live and picks it up again after the reconnect',
+    diverges: ({ pair }, ctx) =>
+      ctx.label === "socket drops" &&
+      (pair.official.error === "WebSocket closed mid-stream" ||
+        // A continuation it awaited through its transport ends there too (isToolContinuation off, onFinish).
+        (pair.official.isToolContinuation === false && pair.ours.isToolContinuation === true)),
+  },
+  {
+    name: "new-observed-tool-input-shown-while-streaming",
+    group: "pending-new",
+    reason:
+      "another tab's (or the server's) stream calls a tool: while its input streams, ours shows the partial input (`input`, `rawInput`) on the `input-streaming` part; official's observer path shows neither until the input is complete (its own requests show both, as ours)",
+    normalise: (pair) => {
+      const a = pair.official.messages;
+      const b = pair.ours.messages;
+      if (!Array.isArray(a) || !Array.isArray(b)) return undefined;
+      const theirs = new Map<string, Part>();
+      for (const m of a as Message[])
+        for (const p of m.parts) if (typeof p.toolCallId === "string") theirs.set(p.toolCallId, p);
+      let changed = false;
+      const messages = (b as Message[]).map((m) => ({
+        ...m,
+        parts: m.parts.map((p) => {
+          const o = typeof p.toolCallId === "string" ? theirs.get(p.toolCallId) : undefined;
+          if (
+            p.state !== "input-streaming" ||
+            o?.state !== "input-streaming" ||
+            "input" in o ||
+            "rawInput" in o
+          )
+            return p;
+          if (!("input" in p) && !("rawInput" in p)) return p;
+          changed = true;
+          const { input: _i, rawInput: _r, ...rest } = p;
+          return rest as Part;
+        }),
+      }));
+      return changed ? { official: pair.official, ours: { ...pair.ours, messages } } : undefined;
+    },
+  },
+  {
+    name: "new-decision-during-own-turn-probes",
+    group: "pending-new",
+    reason:
+      "an approval or client tool answered (with autoContinue) while this tab's own turn still streams or has just failed: ours sends a resume probe at once (and ACKs the server's offer of its own live stream, which the server then replays); official sends no probe then (the server offers it the continuation when it starts, as it parks the sender anyway)",
+    normalise: (pair, ctx) => {
+      if (frames(pair.official, "cf_agent_stream_resume_request").length > 0) return undefined;
+      if (frames(pair.ours, "cf_agent_stream_resume_request").length === 0) return undefined;
+      const acks = frames(pair.ours, "cf_agent_stream_resume_ack").filter((f) => ownRequest(f.id));
+      const decision = /^(approve|deny|answer the client tool)/.test(ctx.label);
+      if (acks.length === 0 && !decision) return undefined;
+      const sent = pair.ours.sent.filter((f) => {
+        const x = f as Record<string, unknown>;
+        // After a decision the probe's answer may offer whatever is live (this tab's turn, another's).
+        return !(
+          x.type === "cf_agent_stream_resume_request" ||
+          (x.type === "cf_agent_stream_resume_ack" && (ownRequest(x.id) || decision))
+        );
+      });
+      return { official: pair.official, ours: { ...pair.ours, sent } };
+    },
+  },
+  {
+    name: "new-snapshot-drops-partial-tool-input",
+    group: "pending-new",
+    reason:
+      "another tab's transcript arrives while this tab streams a tool call's input; it holds the streaming message without the partial input: ours takes that copy (the partial `input`/`rawInput` disappear until the next chunk), official keeps its own streaming copy (the README says ours keeps a message still streaming here when the snapshot holds an older copy)",
+    normalise: (pair) => {
+      const a = pair.official.messages;
+      const b = pair.ours.messages;
+      if (!Array.isArray(a) || !Array.isArray(b)) return undefined;
+      const ours = new Map<string, Part>();
+      for (const m of b as Message[])
+        for (const p of m.parts) if (typeof p.toolCallId === "string") ours.set(p.toolCallId, p);
+      let changed = false;
+      const messages = (a as Message[]).map((m) => ({
+        ...m,
+        parts: m.parts.map((p) => {
+          const o = typeof p.toolCallId === "string" ? ours.get(p.toolCallId) : undefined;
+          if (
+            p.state !== "input-streaming" ||
+            o?.state !== "input-streaming" ||
+            "input" in o ||
+            "rawInput" in o
+          )
+            return p;
+          if (!("input" in p) && !("rawInput" in p)) return p;
+          changed = true;
+          const { input: _i, rawInput: _r, ...rest } = p;
+          return rest as Part;
+        }),
+      }));
+      return changed ? { official: { ...pair.official, messages }, ours: pair.ours } : undefined;
+    },
+  },
+  {
+    name: "new-send-while-own-turn-streams",
+    group: "pending-new",
+    reason:
+      'sendMessage while this tab\'s own previous turn still streams (the server queues the new turn): official moves on to the new request (status "submitted", and when the earlier turn then fails the new one shows as streaming); ours goes on showing the earlier turn ("streaming", or "error" once it fails, until the next send)',
+    diverges: ({ diffs }, ctx) => {
+      const sentWhileStreaming = ctx.official.steps
+        .slice(1, ctx.step + 1)
+        .some(
+          (s, i) =>
+            s.label.startsWith("send ") &&
+            ["submitted", "streaming"].includes(String(ctx.official.steps[i]?.view?.status)),
+        );
+      return sentWhileStreaming && diffs.length > 0;
+    },
+  },
+  {
+    name: "new-replay-of-unnamed-stream-doubles-text",
+    group: "pending-new",
+    reason:
+      "a stream that names no message id (a plain-text reply: no `start` chunk) is replayed to this tab (resumeStream(), a reconnect): both hooks show its text twice, differently: ours appends a second text part to the message, official adds a second assistant message",
+    diverges: ({ pair }) => [pair.official.messages, pair.ours.messages].some(showsTextTwice),
+  },
+  {
+    name: "new-onToolCall-after-stop-or-error",
+    group: "pending-new",
+    reason:
+      "this tab's turn is stopped (stop()) or fails (an error frame) while its last message holds a tool call with its input (a server tool still running, a client tool, an approval-gated tool before its approval request): official then calls onToolCall for it (and would run a client tool and send its result); ours does not",
+    normalise: (pair, ctx) => {
+      if (
+        !/^(stop|server: (in-band|thrown) error)$/.test(ctx.label) ||
+        callsNamed(pair.ours, "onToolCall").length > 0
+      )
+        return undefined;
+      return filterCalls(pair, (c, side) => !(side === "official" && c.name === "onToolCall"));
+    },
+  },
+  {
+    name: "new-official-doubles-own-stream-on-replay",
+    group: "pending-new",
+    reason:
+      "this tab's own turn is replayed to it (resumeStream() while it streams, a reconnect): official's copy of it goes wrong (the replayed parts added again: a second `step-start`, the text twice; or text lost) and it calls onFinish with that copy, sometimes twice; ours rebuilds the message (ours is right: a candidate for the README list)",
+    diverges: ({ pair, diffs }, ctx) => {
+      if (!earlier(ctx, "resumeStream") && ctx.label !== "resumeStream" && !earlier(ctx, "drop"))
+        return false;
+      const doubled = (o: Observation) => {
+        let twice = showsTextTwice(o.messages);
+        everyMessage({ official: o, ours: o }, (m) => {
+          if (
+            m.parts.filter((p) => p.type === "step-start").length > 1 &&
+            showsTextTwice([
+              { ...m, parts: m.parts.map((p) => (p.type === "text" ? { ...p, state: "" } : p)) },
+            ])
+          )
+            twice = true;
+          if (m.parts.some((p, i) => p.type === "step-start" && m.parts[i - 1]?.type === "step-start"))
+            twice = true;
+          return m;
+        });
+        return twice;
+      };
+      const ownReplay = ctx.ours.steps
+        .slice(0, ctx.step + 1)
+        .some((st) =>
+          (st.sent as Record<string, unknown>[]).some(
+            (f) => f.type === "cf_agent_stream_resume_ack" && ownRequest(f.id),
+          ),
+        );
+      const moreFinishes =
+        callsNamed(pair.official, "onFinish").length > callsNamed(pair.ours, "onFinish").length;
+      return (
+        (doubled(pair.official) && !showsTextTwice(pair.ours.messages)) ||
+        (ownReplay && (moreFinishes || diffs.every((d) => d.field === "messages" || d.field === "calls")))
+      );
+    },
+  },
+  {
+    name: "new-step-start-shown-before-content",
+    group: "pending-new",
+    reason:
+      "a continuation's `start-step` chunk arrives: ours shows the new `step-start` part at once (and keeps it, and sends it back, when the continuation fails before any content); official adds it with the next chunk that has content",
+    normalise: (pair) =>
+      pairMessages(pair, (m, o) => {
+        if (o.parts.at(-1)?.type !== "step-start" || o.parts.length !== m.parts.length + 1) return undefined;
+        const trimmed = { ...o, parts: o.parts.slice(0, -1) };
+        return JSON.stringify(trimmed) === JSON.stringify(m) ? [m, trimmed] : undefined;
+      }),
+  },
+  {
+    name: "new-agent-object-same-thread-drops-shown-stream",
+    group: "pending-new",
+    reason:
+      "a new agent object for the same thread (a rotated token) while another tab's stream shows: official stops showing it (isServerStreaming false) until an offer on the new socket is taken; ours keeps showing it live",
+    diverges: ({ pair }, ctx) =>
+      /^new agent object \((same|first)-thread\)$/.test(ctx.label) &&
+      pair.official.isServerStreaming === false &&
+      pair.ours.isServerStreaming === true,
+  },
+  {
+    name: "new-execute-runs-before-stream-ends",
+    group: "pending-new",
+    reason:
+      "a client tool with `execute` (experimental_automaticToolResolution) is called in this tab's turn: official runs it and sends its result as soon as the call's input is complete, while the turn still streams; ours runs it once the stream has ended",
+    diverges: ({ pair }) =>
+      callsNamed(pair.official, "execute").length > callsNamed(pair.ours, "execute").length &&
+      frames(pair.official, "cf_agent_tool_result").length > frames(pair.ours, "cf_agent_tool_result").length,
+  },
+  {
+    name: "new-official-continuation-as-new-message",
+    group: "pending-new",
+    reason:
+      "a tool continuation this tab waits for streams after a new agent object or a remount: official shows it as a new assistant message under a client-made id (the AI SDK starts its resume from an empty message); ours appends it to the last assistant message, where the server stores it (ours is right: a candidate for the README list)",
+    diverges: ({ pair }) => {
+      const a = pair.official.messages;
+      const b = pair.ours.messages;
+      if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length + 1) return false;
+      const last = a.at(-1) as Message;
+      const prev = a.at(-2) as Message;
+      return /^m\d+$/.test(last.id) && last.role === "assistant" && prev.role === "assistant";
+    },
+  },
+  {
+    name: "new-tools-run-on-remount",
+    group: "pending-new",
+    reason:
+      "the component mounts again (or mounts) on a transcript whose last assistant message holds a tool call with its input (a client tool, or a server or approval-gated tool its turn never finished): official calls onToolCall / execute for it at once; ours runs client tools only after the mount's resume probe is answered, and not for a call its own turn left behind (related to issue 30 §1, waiting client tools run late)",
+    diverges: ({ pair }, ctx) =>
+      (ctx.label === "mount" || ctx.label === "remount") &&
+      callsNamed(pair.official, "onToolCall").length + callsNamed(pair.official, "execute").length >
+        callsNamed(pair.ours, "onToolCall").length + callsNamed(pair.ours, "execute").length,
+  },
+  {
+    name: "new-turn-error-keeps-awaited-continuation",
+    group: "pending-new",
+    reason:
+      "this tab's turn fails while a tool continuation it asked for (an approval or tool result with autoContinue) has not started: official keeps isToolContinuation true (and takes the continuation when it comes); ours clears it with the error",
+    diverges: ({ diffs, pair }, ctx) =>
+      /^server: (in-band|thrown) error$/.test(ctx.label) &&
+      pair.official.isToolContinuation === true &&
+      pair.ours.isToolContinuation === false &&
+      diffs.every((d) => ["isToolContinuation", "status", "calls", "sent"].includes(d.field)),
+  },
+  {
+    name: "new-resumeStream-with-resume-false",
+    group: "pending-new",
+    reason:
+      "resumeStream() called by the app with `resume: false`: official resumes the stream the server offers (it ACKs it and shows it through its transport); ours probes but, with resuming off, does not take the offer",
+    diverges: ({ pair }, ctx) =>
+      !ctx.cfg.resume &&
+      (ctx.label === "resumeStream" || earlier(ctx, "resumeStream")) &&
+      frames(pair.official, "cf_agent_stream_resume_ack").length >
+        frames(pair.ours, "cf_agent_stream_resume_ack").length,
+  },
+  {
+    name: "new-agent-object-official-gives-up-awaited-continuation",
+    group: "pending-new",
+    reason:
+      "a new agent object for the same thread while a tool continuation this tab awaits (or reads) is on: official gives it up (status \"ready\", isToolContinuation false, onFinish with an empty message) and shows the rest only as another stream once the new socket's offer is taken; ours keeps awaiting it and takes the new socket's offer as its continuation",
+    diverges: ({ pair }, ctx) =>
+      /^new agent object \((same|first)-thread\)$/.test(ctx.label) &&
+      pair.official.isToolContinuation === false &&
+      pair.ours.isToolContinuation === true,
+  },
+  {
+    name: "new-decision-during-own-turn-not-shown",
+    group: "pending-new",
+    reason:
+      "approve or deny while the turn that asked still streams: official shows the part decided at once (`approval-responded` / `output-denied`); ours keeps `approval-requested` until the server's update arrives",
+    diverges: ({ diffs }, ctx) =>
+      /^(approve|deny)$/.test(ctx.label) &&
+      diffs.every((d) => d.field === "messages" || d.field === "status") &&
+      JSON.stringify(diffs).includes("approval-requested"),
+  },
+  {
+    name: "new-stop-gives-up-awaited-continuation",
+    group: "pending-new",
+    reason:
+      "stop() ends this tab's turn while a tool continuation it asked for earlier (an approval decided during the turn) has not started: official keeps waiting for it (isToolContinuation true) and takes it when it comes; ours gives it up with the stop",
+    diverges: ({ pair }, ctx) =>
+      ctx.label === "stop" &&
+      pair.official.isToolContinuation === true &&
+      pair.ours.isToolContinuation === false,
+  },
+]);
+
+// ───────────────────────────── useAgent ─────────────────────────────
+
+/** Both sides' observations of one `useAgent` step (generator/agent.ts). */
+export interface AgentPair {
+  official: { label: string; fields: Record<string, unknown>; calls: string[]; wire: unknown[] };
+  ours: { label: string; fields: Record<string, unknown>; calls: string[]; wire: unknown[] };
+}
+
+/** Where a `useAgent` step sits: its index and the labels of the steps so far (this one included). */
+export interface AgentContext {
+  step: number;
+  label: string;
+  labels: string[];
+}
+
+/** A named difference of the `useAgent` generator. */
+export interface AgentDifference {
+  name: string;
+  group: Difference["group"];
+  reason: string;
+  readme?: string;
+  normalise?: (pair: AgentPair, ctx: AgentContext) => AgentPair | undefined;
+  diverges?: (pair: AgentPair, ctx: AgentContext) => boolean;
+}
+
+/** Every `useAgent` difference the generator accepts. */
+export const AGENT_DIFFERENCES: AgentDifference[] = kept([]);
