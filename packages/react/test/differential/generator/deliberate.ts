@@ -382,6 +382,45 @@ export const DIFFERENCES: Difference[] = kept([
     },
   },
   {
+    name: "new-reconnect-offer-of-unseen-stream-as-own",
+    group: "pending-new",
+    reason:
+      "setup: the socket is down while another tab's (or the server's) stream starts, and this tab's own message waits to go out; the socket reconnects and the server's connect offer of that stream is ACKed → official: its transport reads the stream as a resumed one (isStreaming and isServerStreaming true at once) → ours: the offer answers its reconnect probe, so the stream counts as this tab's resumed turn (isServerStreaming false, isStreaming false until its next content chunk)",
+    diverges: ({ pair, diffs }, ctx) =>
+      ctx.label === "socket reconnects" &&
+      diffs.length > 0 &&
+      diffs.every(
+        (d) =>
+          (d.field === "isStreaming" || d.field === "isServerStreaming") &&
+          d.official === true &&
+          d.ours === false,
+      ) &&
+      pair.ours.sent.some((f) => (f as { type?: string }).type === "cf_agent_stream_resume_ack"),
+  },
+  {
+    name: "new-onFinish-message-after-setMessages-dropped-it",
+    group: "pending-new",
+    reason:
+      "setup: while this tab's own reply streams, setMessages drops that (last) assistant message; the stream then ends → official: onFinish gets its transport's copy of the reply (with the streamed text) → ours: onFinish gets the reply as the chat holds it (the same id, no parts)",
+    normalise: (pair, ctx) => {
+      const dropped = ctx.steps.slice(0, ctx.step).some((st) => (st as { do: string }).do === "setMessages");
+      const a = callsNamed(pair.official, "onFinish");
+      const b = callsNamed(pair.ours, "onFinish");
+      const ma = a[0]?.args.message as Message | undefined;
+      const mb = b[0]?.args.message as Message | undefined;
+      if (!dropped || a.length !== 1 || b.length !== 1 || !ma || !mb) return undefined;
+      if (ma.id !== mb.id || mb.parts.length !== 0 || ma.parts.length === 0) return undefined;
+      const swap = (c: Call) => (c.name === "onFinish" ? { ...c, args: { ...c.args, message: mb } } : c);
+      return {
+        official: {
+          ...pair.official,
+          calls: pair.official.calls.map((c) => JSON.stringify(swap(parse(c)))).sort(),
+        },
+        ours: pair.ours,
+      };
+    },
+  },
+  {
     name: "new-onFinish-message-of-unnamed-stream",
     group: "pending-new",
     reason:
@@ -715,4 +754,17 @@ export interface AgentDifference {
 }
 
 /** Every `useAgent` difference the generator accepts. */
-export const AGENT_DIFFERENCES: AgentDifference[] = kept([]);
+export const AGENT_DIFFERENCES: AgentDifference[] = kept([
+  // ───────────── pending: new differences the generator found ─────────────
+  {
+    name: "new-useAgent-name-change-while-disabled-keeps-state",
+    group: "pending-new",
+    reason:
+      "setup: `enabled` turned false (and stays false), then the agent's `name` changes → official: keeps showing the previous instance's state (no connection to bring the new one's) → ours: state undefined until the new instance sends its own",
+    diverges: (pair, ctx) =>
+      ctx.label === '{"do":"name"}' &&
+      ctx.labels.includes('{"do":"enabled","on":false}') &&
+      pair.official.fields.state !== undefined &&
+      pair.ours.fields.state === undefined,
+  },
+]);
