@@ -11,6 +11,7 @@ import {
   AgentToolRunsReducer,
   type AgentToolRunsState,
   agentAddressKey,
+  DEFAULT_MAX_MILESTONES,
 } from "@runboard/protocol";
 import { toolFailuresOf } from "./agent-tool-failures.ts";
 import type { ChatAgentLike } from "./chat-session.ts";
@@ -75,9 +76,24 @@ export interface AgentToolRunsOptions {
   clearRunsMethod?: string;
   /** Clearing the runs failed (nothing was cleared; it can be tried again). Default: `onError`. */
   onClearError?: (error: unknown) => void;
+  /**
+   * How many finished runs to keep (read when the store is made). Beyond it the run that finished first is
+   * evicted: it leaves the state, its saved progress is removed from `storage`, and the replay of the next
+   * connect does not bring it back. Running runs are never evicted. Default 1,000
+   * (`DEFAULT_MAX_FINISHED_RUNS`); `Infinity` keeps every run, as the official hook does. A long session stays
+   * as fast and as small as a short one: each kept run costs about 2 KB, and a read after a change copies the
+   * run indexes, so it costs O(runs kept), not O(runs ever seen).
+   */
+  maxFinishedRuns?: number;
+  /**
+   * How many milestones each run keeps, the newest by sequence (read when the store is made); the run's
+   * `omittedMilestones` counts the earlier ones, which `MilestoneTimeline` shows as one entry. Default 1,000
+   * (`DEFAULT_MAX_MILESTONES`); `Infinity` keeps every one.
+   */
+  maxMilestones?: number;
 }
 
-type Saved = Pick<AgentToolRunState, "progress" | "milestones">;
+type Saved = Pick<AgentToolRunState, "progress" | "milestones" | "omittedMilestones">;
 
 function defaultStorage(): ProgressStorage | null {
   try {
@@ -99,7 +115,8 @@ function defaultNamespace(agent: AgentToolRunsOptions["agent"]): string {
 
 /** Child runs of one agent, grouped by the tool call that spawned them. */
 export class AgentToolRuns {
-  private readonly reducer = new AgentToolRunsReducer();
+  private readonly reducer: AgentToolRunsReducer;
+  private readonly maxMilestones: number;
   /**
    * The published state, built on the first read after a change (`undefined` until then). A frame only marks
    * it stale and tells the subscribers: building it copies the index of every run, so building it per frame
@@ -151,6 +168,12 @@ export class AgentToolRuns {
     private options: AgentToolRunsOptions,
     attach = true,
   ) {
+    const { maxFinishedRuns, maxMilestones } = options;
+    this.reducer = new AgentToolRunsReducer({ maxFinishedRuns, maxMilestones });
+    this.maxMilestones =
+      typeof maxMilestones === "number" && maxMilestones >= 0
+        ? Math.floor(maxMilestones)
+        : DEFAULT_MAX_MILESTONES;
     this.changed = coalesce(options.throttleMs, () => this.publish());
     if (attach) this.attach();
   }
@@ -326,16 +349,44 @@ export class AgentToolRuns {
       return;
     }
     if (parsed.kind !== "frame") return;
-    // Another tab cleared the chat (the server echoes the clear to the other sockets only).
-    if (parsed.frame.type === "cf_agent_chat_clear") return this.forgetAll();
-    if (parsed.frame.type !== "agent-tool-event") return this.receiveToolOutputs(parsed.frame);
+    if (parsed.frame.type !== "agent-tool-event") {
+      // A connect sends its identity, state and chat frames before the runs' replay: this one is not in it.
+      this.reducer.endReplay();
+      // Another tab cleared the chat (the server echoes the clear to the other sockets only).
+      if (parsed.frame.type === "cf_agent_chat_clear") return this.forgetAll();
+      return this.receiveToolOutputs(parsed.frame);
+    }
     const result = this.reducer.apply(parsed.frame);
     if (result.kind === "error")
       this.options.onError?.(new Error(`agent-tool run ${result.runId}: ${result.reason}`));
     if (result.kind === "applied" || result.kind === "buffered") {
       this.remember(result.runId);
       this.touched.add(result.runId);
+      this.forgetEvicted();
       this.changed();
+    }
+  }
+
+  /**
+   * Drops what this store keeps for the runs the reducer just evicted (`maxFinishedRuns`): their saved
+   * progress (storage and memory) and their bookkeeping, so a long session keeps nothing per evicted run.
+   */
+  private forgetEvicted() {
+    const gone = this.reducer.takeEvicted();
+    if (gone.length === 0) return;
+    const storage = this.storage;
+    for (const id of gone) {
+      this.restored.delete(id);
+      this.checked.delete(id);
+      this.unsaved.delete(id);
+      this.endSaved.delete(id);
+      this.newlyRestored.delete(id);
+      this.touched.delete(id);
+      try {
+        storage?.removeItem?.(this.prefix + id);
+      } catch {
+        // A broken storage only keeps an entry nothing shows.
+      }
     }
   }
 
@@ -361,6 +412,8 @@ export class AgentToolRuns {
         this.touched.add(result.runId);
       }
     }
+    // A failure envelope can end a run, and so evict the oldest finished one.
+    this.forgetEvicted();
     if (changed) this.changed();
   }
 
@@ -421,10 +474,9 @@ export class AgentToolRuns {
     const run = this.reducer.peekRun(runId);
     if (!run) return;
     try {
-      storage.setItem(
-        this.prefix + runId,
-        JSON.stringify({ progress: run.progress, milestones: run.milestones }),
-      );
+      const saved: Saved = { progress: run.progress, milestones: run.milestones };
+      if (run.omittedMilestones) saved.omittedMilestones = run.omittedMilestones;
+      storage.setItem(this.prefix + runId, JSON.stringify(saved));
     } catch {
       // A full or broken storage only costs the restored progress.
     }
@@ -436,10 +488,20 @@ export class AgentToolRuns {
     if (!saved || run.progress || run.milestones.length) return run;
     let out = this.merged.get(run);
     if (!out) {
+      // An entry holds at most `maxMilestones` when this store wrote it; one written with a larger cap (or by
+      // hand) is cut to the newest, as the reducer keeps them, and the rest counted.
+      let milestones = Array.isArray(saved.milestones) ? saved.milestones : [];
+      let omitted = typeof saved.omittedMilestones === "number" ? saved.omittedMilestones : 0;
+      if (milestones.length > this.maxMilestones) {
+        const cut = milestones.length - this.maxMilestones;
+        milestones = milestones.slice(cut);
+        omitted += cut;
+      }
       out = {
         ...run,
         ...(saved.progress ? { progress: saved.progress } : {}),
-        milestones: saved.milestones ?? [],
+        milestones,
+        ...(omitted > 0 ? { omittedMilestones: omitted } : {}),
       };
       this.merged.set(run, out);
     }
@@ -477,7 +539,15 @@ export class AgentToolRuns {
     let unbound = false;
     for (const id of changed) {
       const run = s.runsById[id];
-      if (!run) continue;
+      if (!run) {
+        // Evicted: it leaves the index and its group.
+        const gone = byId[id];
+        if (!gone) continue;
+        delete byId[id];
+        if (gone.parentToolCallId === undefined) unbound = true;
+        else groups.add(gone.parentToolCallId);
+        continue;
+      }
       const out = this.withSaved(run);
       if (out === byId[id]) continue;
       byId[id] = out;
@@ -489,7 +559,11 @@ export class AgentToolRuns {
       Object.create(null) as Record<string, readonly AgentToolRunState[]>,
       prevOut.runsByToolCallId,
     );
-    for (const g of groups) byCall[g] = (s.runsByToolCallId[g] ?? []).map(this.withSaved);
+    for (const g of groups) {
+      const list = s.runsByToolCallId[g];
+      if (list) byCall[g] = list.map(this.withSaved);
+      else delete byCall[g];
+    }
     return {
       runsById: byId,
       runsByToolCallId: byCall,
