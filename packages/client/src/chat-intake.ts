@@ -157,7 +157,8 @@ export class ChatIntake<M extends UIMessage = UIMessage> {
           const message = (messageId === undefined ? undefined : c.list.get(messageId)) as M | undefined;
           const finish = {
             // As the AI SDK's: a response that wrote nothing still ends with its (empty) assistant message.
-            message: message ?? ({ id: messageId ?? nanoid(16), role: "assistant", parts: [] } as unknown as M),
+            message:
+              message ?? ({ id: messageId ?? nanoid(16), role: "assistant", parts: [] } as unknown as M),
             messages: c.list.messages.slice() as M[],
             isAbort: false,
             isDisconnect: false,
