@@ -11,73 +11,18 @@ import {
   AgentToolRunsReducer,
   type AgentToolRunsState,
   agentAddressKey,
+  DEFAULT_MAX_MILESTONES,
 } from "@runboard/protocol";
 import { toolFailuresOf } from "./agent-tool-failures.ts";
-import type { ChatAgentLike } from "./chat-session.ts";
+import type { AgentToolRunsOptions, ProgressStorage } from "./agent-tool-runs-options.ts";
 import { ClearRunsCall, DEFAULT_CLEAR_RUNS_METHOD } from "./clear-runs.ts";
 import { readFrame } from "./frame-source.ts";
 import { coalesce } from "./notify.ts";
 import { type CallableAgent, type RunActionHandlers, RunActions } from "./run-actions.ts";
 
-/** Where run progress survives a page refresh. `sessionStorage` fits. */
-export interface ProgressStorage {
-  getItem(key: string): string | null;
-  setItem(key: string, value: string): void;
-  /** Drops a cleared run's progress. Without it, a cleared run's entry stays until the tab closes (never shown). */
-  removeItem?(key: string): void;
-}
+export type { AgentToolRunsOptions, ProgressStorage } from "./agent-tool-runs-options.ts";
 
-/** Options of `AgentToolRuns` (and of `useAgentToolEvents`). */
-export interface AgentToolRunsOptions {
-  /** The connection whose frames to follow. With `call` (an `AgentClient`, `useAgent()`), `cancel` works too. */
-  agent: Pick<ChatAgentLike, "addEventListener" | "removeEventListener"> & {
-    getHttpUrl?: () => string;
-    call?: CallableAgent["call"];
-  };
-  /** Default: `sessionStorage` when it exists. `null` keeps nothing. */
-  storage?: ProgressStorage | null;
-  /**
-   * Namespace for stored progress, used as given. Default: a hash of the agent's address (host and path of its
-   * HTTP URL), never its query or user info, so no token reaches the storage and a rotated token keeps the key.
-   */
-  storageKey?: string;
-  /**
-   * Least time between two saves of one run's progress, in ms. Default 1000. Frames in between only mark the
-   * run; the save writes its latest state. Pending saves are written at once when the page is hidden
-   * (`pagehide`, `visibilitychange` to hidden) and on `dispose()`, so the last state is never lost.
-   */
-  storageWriteMs?: number;
-  /** Frames the reducer rejected (bad bodies, milestones without a name). */
-  onError?: (error: Error) => void;
-  /** See `ChatSessionOptions.throttleMs`. */
-  throttleMs?: number;
-  /** The callable `cancel` calls with `[runId, cancelReason]`. Default `cancelAgentTool`. */
-  cancelMethod?: string;
-  /** The reason sent with a cancel. Default "Cancelled by the user". */
-  cancelReason?: string;
-  /** A cancel failed (the run reads running again). */
-  onCancelError?: (error: unknown, run: AgentToolRunState) => void;
-  /** Runs the work of a failed run again your own way, instead of the agent's `retryMethod` callable. */
-  onRetry?: (run: AgentToolRunState) => unknown;
-  /** Re-attaches to an interrupted child that still runs your own way, instead of the `reconnectMethod` callable. */
-  onReconnect?: (run: AgentToolRunState) => unknown;
-  /** The callable `retry` calls with `[runId]` (it re-dispatches the same run id). Default `retryAgentTool`. */
-  retryMethod?: string;
-  /** The callable `reconnect` calls with `[runId]`. Default: `retryMethod`. */
-  reconnectMethod?: string;
-  /** A retry or reconnect failed (the run can be retried again). */
-  onRetryError?: (error: unknown, run: AgentToolRunState) => void;
-  /**
-   * The callable `clearRuns` calls with no arguments to delete the agent's retained runs (on agents 0.32 a
-   * `@callable()` calling `this.clearAgentToolRuns()`). Default `clearHelperRuns`. An agent without it is fine:
-   * only the local runs are forgotten.
-   */
-  clearRunsMethod?: string;
-  /** Clearing the runs failed (nothing was cleared; it can be tried again). Default: `onError`. */
-  onClearError?: (error: unknown) => void;
-}
-
-type Saved = Pick<AgentToolRunState, "progress" | "milestones">;
+type Saved = Pick<AgentToolRunState, "progress" | "milestones" | "omittedMilestones">;
 
 function defaultStorage(): ProgressStorage | null {
   try {
@@ -99,7 +44,8 @@ function defaultNamespace(agent: AgentToolRunsOptions["agent"]): string {
 
 /** Child runs of one agent, grouped by the tool call that spawned them. */
 export class AgentToolRuns {
-  private readonly reducer = new AgentToolRunsReducer();
+  private readonly reducer: AgentToolRunsReducer;
+  private readonly maxMilestones: number;
   /**
    * The published state, built on the first read after a change (`undefined` until then). A frame only marks
    * it stale and tells the subscribers: building it copies the index of every run, so building it per frame
@@ -151,6 +97,12 @@ export class AgentToolRuns {
     private options: AgentToolRunsOptions,
     attach = true,
   ) {
+    const { maxFinishedRuns, maxMilestones } = options;
+    this.reducer = new AgentToolRunsReducer({ maxFinishedRuns, maxMilestones });
+    this.maxMilestones =
+      typeof maxMilestones === "number" && maxMilestones >= 0
+        ? Math.floor(maxMilestones)
+        : DEFAULT_MAX_MILESTONES;
     this.changed = coalesce(options.throttleMs, () => this.publish());
     if (attach) this.attach();
   }
@@ -326,16 +278,44 @@ export class AgentToolRuns {
       return;
     }
     if (parsed.kind !== "frame") return;
-    // Another tab cleared the chat (the server echoes the clear to the other sockets only).
-    if (parsed.frame.type === "cf_agent_chat_clear") return this.forgetAll();
-    if (parsed.frame.type !== "agent-tool-event") return this.receiveToolOutputs(parsed.frame);
+    if (parsed.frame.type !== "agent-tool-event") {
+      // A connect sends its identity, state and chat frames before the runs' replay: this one is not in it.
+      this.reducer.endReplay();
+      // Another tab cleared the chat (the server echoes the clear to the other sockets only).
+      if (parsed.frame.type === "cf_agent_chat_clear") return this.forgetAll();
+      return this.receiveToolOutputs(parsed.frame);
+    }
     const result = this.reducer.apply(parsed.frame);
     if (result.kind === "error")
       this.options.onError?.(new Error(`agent-tool run ${result.runId}: ${result.reason}`));
     if (result.kind === "applied" || result.kind === "buffered") {
       this.remember(result.runId);
       this.touched.add(result.runId);
+      this.forgetEvicted();
       this.changed();
+    }
+  }
+
+  /**
+   * Drops what this store keeps for the runs the reducer just evicted (`maxFinishedRuns`): their saved
+   * progress (storage and memory) and their bookkeeping, so a long session keeps nothing per evicted run.
+   */
+  private forgetEvicted() {
+    const gone = this.reducer.takeEvicted();
+    if (gone.length === 0) return;
+    const storage = this.storage;
+    for (const id of gone) {
+      this.restored.delete(id);
+      this.checked.delete(id);
+      this.unsaved.delete(id);
+      this.endSaved.delete(id);
+      this.newlyRestored.delete(id);
+      this.touched.delete(id);
+      try {
+        storage?.removeItem?.(this.prefix + id);
+      } catch {
+        // A broken storage only keeps an entry nothing shows.
+      }
     }
   }
 
@@ -361,6 +341,8 @@ export class AgentToolRuns {
         this.touched.add(result.runId);
       }
     }
+    // A failure envelope can end a run, and so evict the oldest finished one.
+    this.forgetEvicted();
     if (changed) this.changed();
   }
 
@@ -421,10 +403,9 @@ export class AgentToolRuns {
     const run = this.reducer.peekRun(runId);
     if (!run) return;
     try {
-      storage.setItem(
-        this.prefix + runId,
-        JSON.stringify({ progress: run.progress, milestones: run.milestones }),
-      );
+      const saved: Saved = { progress: run.progress, milestones: run.milestones };
+      if (run.omittedMilestones) saved.omittedMilestones = run.omittedMilestones;
+      storage.setItem(this.prefix + runId, JSON.stringify(saved));
     } catch {
       // A full or broken storage only costs the restored progress.
     }
@@ -436,10 +417,20 @@ export class AgentToolRuns {
     if (!saved || run.progress || run.milestones.length) return run;
     let out = this.merged.get(run);
     if (!out) {
+      // An entry holds at most `maxMilestones` when this store wrote it; one written with a larger cap (or by
+      // hand) is cut to the newest, as the reducer keeps them, and the rest counted.
+      let milestones = Array.isArray(saved.milestones) ? saved.milestones : [];
+      let omitted = typeof saved.omittedMilestones === "number" ? saved.omittedMilestones : 0;
+      if (milestones.length > this.maxMilestones) {
+        const cut = milestones.length - this.maxMilestones;
+        milestones = milestones.slice(cut);
+        omitted += cut;
+      }
       out = {
         ...run,
         ...(saved.progress ? { progress: saved.progress } : {}),
-        milestones: saved.milestones ?? [],
+        milestones,
+        ...(omitted > 0 ? { omittedMilestones: omitted } : {}),
       };
       this.merged.set(run, out);
     }
@@ -477,7 +468,15 @@ export class AgentToolRuns {
     let unbound = false;
     for (const id of changed) {
       const run = s.runsById[id];
-      if (!run) continue;
+      if (!run) {
+        // Evicted: it leaves the index and its group.
+        const gone = byId[id];
+        if (!gone) continue;
+        delete byId[id];
+        if (gone.parentToolCallId === undefined) unbound = true;
+        else groups.add(gone.parentToolCallId);
+        continue;
+      }
       const out = this.withSaved(run);
       if (out === byId[id]) continue;
       byId[id] = out;
@@ -489,7 +488,11 @@ export class AgentToolRuns {
       Object.create(null) as Record<string, readonly AgentToolRunState[]>,
       prevOut.runsByToolCallId,
     );
-    for (const g of groups) byCall[g] = (s.runsByToolCallId[g] ?? []).map(this.withSaved);
+    for (const g of groups) {
+      const list = s.runsByToolCallId[g];
+      if (list) byCall[g] = list.map(this.withSaved);
+      else delete byCall[g];
+    }
     return {
       runsById: byId,
       runsByToolCallId: byCall,

@@ -155,17 +155,22 @@ export class ChatIntake<M extends UIMessage = UIMessage> {
       const ended = () =>
         this.turnEnded(f, f.outcome === "aborted" || f.outcome === "skipped" ? f.outcome : "completed");
       if (f.outcome !== "aborted") {
-        const message = c.list.messages.find((m) => m.id === messageId) as M | undefined;
-        const finish = {
-          // As the AI SDK's: a response that wrote nothing still ends with its (empty) assistant message.
-          message: message ?? ({ id: messageId ?? nanoid(16), role: "assistant", parts: [] } as unknown as M),
-          messages: c.list.messages.slice() as M[],
-          isAbort: false,
-          isDisconnect: false,
-          isError: false,
-        };
-        // As upstream: `onFinish` first, then `onTurnEnd`.
-        c.callApp("onFinish", () => c.options.onFinish?.(finish));
+        // As upstream: `onFinish` first, then `onTurnEnd`. Its arguments only for an app that listens: a copy
+        // of the transcript per turn is a cost that grows with the session.
+        const { onFinish } = c.options;
+        if (onFinish) {
+          const message = (messageId === undefined ? undefined : c.list.get(messageId)) as M | undefined;
+          const finish = {
+            // As the AI SDK's: a response that wrote nothing still ends with its (empty) assistant message.
+            message:
+              message ?? ({ id: messageId ?? nanoid(16), role: "assistant", parts: [] } as unknown as M),
+            messages: c.list.messages.slice() as M[],
+            isAbort: false,
+            isDisconnect: false,
+            isError: false,
+          };
+          c.callApp("onFinish", () => onFinish(finish));
+        }
         ended();
         void c.sides.tools.runClientTools().then(() => c.sides.turns.afterResponse());
       } else {

@@ -3,7 +3,7 @@
  * timers, streams that started or ended), answers `resumeStream()` callers when the resume is over, and
  * feeds the machine the socket's opens and closes. The rules themselves are the protocol's `ResumeMachine`.
  */
-import { encodeClientFrame, type ResumeCommand } from "@runboard/protocol";
+import { encodeClientFrame, MAX_OTHER_LIVE_STREAMS, type ResumeCommand } from "@runboard/protocol";
 import type { UIMessage } from "ai";
 import type { ChatCore } from "./chat-core.ts";
 
@@ -122,6 +122,13 @@ export class ResumeDriver<M extends UIMessage = UIMessage> {
           c.probed.delete(cmd.streamId);
           c.endLocal(cmd.streamId);
           if (cmd.reason === "idle") c.resyncDue = true;
+          // Once per stream: the machine drops a stream once, and ignores its later frames.
+          if (cmd.reason === "dropped")
+            c.fail(
+              new Error(
+                `chat stream ${cmd.streamId} dropped: more than ${MAX_OTHER_LIVE_STREAMS} streams this tab did not request were live at once (their done never came), and it was heard of least recently; its message stays as it is and its later chunks are ignored`,
+              ),
+            );
           break;
       }
     }

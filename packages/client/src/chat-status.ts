@@ -54,6 +54,8 @@ export function snapshotOf<M extends UIMessage>(c: ChatStatusSource<M>): ChatSna
   const isServerStreaming = serverStreaming(c);
   const status = currentStatus(c);
   const all = c.list.messages as readonly M[];
+  // Kept current at every snapshot, so it is counted again only for the messages that changed.
+  const prompt = lastUserIndex(c.list, all);
   const view = applyBranches(
     all,
     (c.sides?.branches.entries ?? NO_BRANCHES) as ReadonlyMap<string, BranchEntry<M>>,
@@ -67,7 +69,7 @@ export function snapshotOf<M extends UIMessage>(c: ChatStatusSource<M>): ChatSna
     isToolContinuation: c.rm.isToolContinuation,
     isRecovering: c.recovering,
     experimental_queuedMessages: c.queue.messages,
-    serverStream: isServerStreaming ? serverStreamOf(c) : undefined,
+    serverStream: isServerStreaming ? serverStreamOf(c, prompt) : undefined,
     recoveryGaveUp: c.recoveryGaveUp,
     session: c.session,
     isCompacting: c.session?.phase === "compacting",
@@ -139,6 +141,42 @@ function compactionOf(messages: readonly UIMessage[]): CompactionSummary | undef
   return summary;
 }
 
+/** Per message list: its last published transcript and the index of the last user message in it (-1: none). */
+const lastUsers = new WeakMap<object, { messages: readonly UIMessage[]; index: number }>();
+
+/**
+ * The index of the last user message in `messages`, the transcript `list` published. Found again only among the
+ * messages that changed since the previous snapshot (`publishedChanges`): a session of thousands of turns, or of
+ * thousands of assistant messages without a user message between them (streams that never end), walked back
+ * through all of them at every frame.
+ */
+function lastUserIndex(list: object, messages: readonly UIMessage[]): number {
+  const last = lastUsers.get(list);
+  if (last?.messages === messages) return last.index;
+  const at = last && publishedChanges(messages, last.messages);
+  let index = -1;
+  let known = false;
+  if (last && at) {
+    index = last.index;
+    known = true;
+    for (const i of at) {
+      const user = messages[i]?.role === "user";
+      if (i === index && !user) {
+        // The last user message is one no longer: look again.
+        known = false;
+        break;
+      }
+      if (i > index && user) index = i;
+    }
+  }
+  if (!known) {
+    index = messages.length - 1;
+    while (index >= 0 && messages[index]?.role !== "user") index--;
+  }
+  lastUsers.set(list, { messages, index });
+  return index;
+}
+
 /**
  * Who started the first live stream this tab did not ask for. The agent's own turns: a `detached-delivery:`
  * turn, a recovery (its id named by `cf_agent_chat_recovering`), or a reply to a server-injected message;
@@ -146,6 +184,7 @@ function compactionOf(messages: readonly UIMessage[]): CompactionSummary | undef
  */
 function serverStreamOf<M extends UIMessage>(
   c: ChatStatusSource<M>,
+  lastUser: number,
 ): { id: string; source: "server" | "another-tab" } | undefined {
   for (const [id, origin] of c.rm.activeStreams) {
     if (!shownAsServer(c, id, origin)) continue;
@@ -153,9 +192,12 @@ function serverStreamOf<M extends UIMessage>(
       return { id, source: "server" };
     const ms = c.list.messages;
     const streamed = c.streamMessage.get(id);
-    let i = ms.length - 1;
-    if (streamed !== undefined && ms[i]?.id === streamed) i--;
-    while (i >= 0 && ms[i]?.role !== "user") i--;
+    // The last user message, unless the stream writes that very message (then the one before it).
+    let i = lastUser;
+    if (i === ms.length - 1 && streamed !== undefined && ms[i]?.id === streamed) {
+      i--;
+      while (i >= 0 && ms[i]?.role !== "user") i--;
+    }
     const prompt = ms[i];
     return { id, source: prompt && classifySyntheticMessage(prompt) ? "server" : "another-tab" };
   }

@@ -65,6 +65,11 @@ export interface AgentToolRunState<P extends AgentToolRunPart = Part> {
   progress?: AgentToolRunProgress;
   /** The milestones reached, by `sequence` (always present here; optional in the official type). */
   milestones: AgentToolMilestone[];
+  /**
+   * Milestones the run reached that `milestones` no longer holds: it keeps the newest `maxMilestones` (by
+   * sequence), and this counts the earlier ones dropped. Absent until one was dropped.
+   */
+  omittedMilestones?: number;
   /** Where to connect to drill in: `sub: [{ agent, name }]` under the parent agent. */
   subAgent: { agent: string; name: string };
 }

@@ -29,6 +29,13 @@
  *   one, progress is ignored and a late milestone joins the timeline without moving the progress snapshot.
  * - Frames for a run whose `started` was never seen are ignored without being remembered, so a later replay
  *   (which always begins with `started`) can still deliver them.
+ *
+ * ## Bounds (a long session must not get slower or bigger with age)
+ * - Finished runs beyond `maxFinishedRuns` are evicted, the one that finished first first; a running run never
+ *   is. The ids of evicted runs are remembered (the latest `10 × maxFinishedRuns`) so the replay of the next
+ *   connect does not bring them back.
+ * - A run keeps its newest `maxMilestones` milestones; `omittedMilestones` counts the others.
+ * - Dedupe sets hold recent ids only (see `RECENT_IDS`).
  */
 import type { UIMessageChunk } from "ai";
 import { type AgentToolFailure, failureOfRunEnd, sameFailure } from "./agent-tool-failure.ts";
@@ -38,61 +45,40 @@ import type {
   AgentToolRunState,
   AgentToolRunStatus,
 } from "./agent-tool-run-state.ts";
-import {
-  applyChunkToParts,
-  copyOnWriteTarget,
-  createPartContext,
-  type Part,
-  type PartContext,
-  type PartsTarget,
-} from "./chunk-applier.ts";
+import { applyChunkToParts, copyOnWriteTarget, createPartContext, type Part } from "./chunk-applier.ts";
 import type { AgentToolEventFrame } from "./frames.ts";
 import { parseChunkBody } from "./parse.ts";
 
 export * from "./agent-tool-run-state.ts";
+export {
+  type AgentToolApplyResult,
+  type AgentToolRunsOptions,
+  type AgentToolRunsState,
+  compareRuns,
+  DEFAULT_MAX_FINISHED_RUNS,
+  DEFAULT_MAX_MILESTONES,
+  RECENT_IDS,
+} from "./agent-tool-runs-support.ts";
 
-/** The published state: the shape of the official `useAgentToolEvents`. */
-export interface AgentToolRunsState {
-  runsById: Readonly<Record<string, AgentToolRunState>>;
-  runsByToolCallId: Readonly<Record<string, readonly AgentToolRunState[]>>;
-  unboundRuns: readonly AgentToolRunState[];
-}
-
-/** What applying one frame did. */
-export type AgentToolApplyResult =
-  | { kind: "applied"; runId: string }
-  | { kind: "duplicate"; runId: string }
-  /** Arrived ahead of a missing chunk; applied once the gap fills. */
-  | { kind: "buffered"; runId: string }
-  | { kind: "ignored"; runId: string; reason: string }
-  | { kind: "error"; runId: string; reason: string };
-
-/** Options of the reducer. */
-export interface AgentToolRunsOptions {
-  /** Clock for progress receive times. Default `Date.now`. */
-  now?: () => number;
-}
-
-interface RunBook {
-  run: AgentToolRunState;
-  storedHigh: number;
-  progressSeq: number;
-  progressIds: Set<string>;
-  unstoredIds: Set<string>;
-  milestoneHigh: number;
-  /** Milestone sequences seen, so a repeat is found without scanning the run's milestones. */
-  milestoneSeqs: Set<number>;
-  ctx: PartContext;
-  /** Stored chunks that arrived ahead of a missing one, by sequence. */
-  early: Map<number, UIMessageChunk>;
-  /** Reused while the run's parts array is the same, so a chunk allocates nothing it does not keep. */
-  target?: PartsTarget;
-  /** The parent tool part's failure envelope, once seen. */
-  envelope?: AgentToolFailure;
-  /** The two common results, made once per run: a text delta allocates nothing it does not keep. */
-  applied: AgentToolApplyResult;
-  duplicate: AgentToolApplyResult;
-}
+import {
+  type AgentToolApplyResult,
+  type AgentToolRunsOptions,
+  type AgentToolRunsState,
+  addRecent,
+  capOf,
+  DEFAULT_MAX_FINISHED_RUNS,
+  DEFAULT_MAX_MILESTONES,
+  EMPTY_STATE,
+  EVICTED_MEMORY,
+  isTime,
+  lowerBound,
+  NO_IDS,
+  placeRun,
+  RECENT_IDS,
+  type RunBook,
+  record,
+  runIndex,
+} from "./agent-tool-runs-support.ts";
 
 const PROGRESS = "data-agent-progress";
 const MILESTONE = "data-agent-milestone";
@@ -102,77 +88,6 @@ export const MAX_GAP = 32;
 
 /** How many not-yet-started runs may have frames waiting for their `started`. */
 const MAX_WAITING_RUNS = 16;
-
-/**
- * The indexes are keyed by ids from the wire, so they have no prototype: with `{}`, a run or tool call id such as
- * `__proto__`, `constructor` or `toString` found (or set) a member of `Object.prototype`, and an app doing
- * `runsByToolCallId[id] ?? []` got a function or an object instead of an array (found by the client fuzz test).
- */
-const record = <T>(from?: Readonly<Record<string, T>>): Record<string, T> =>
-  Object.assign(Object.create(null) as Record<string, T>, from);
-
-const EMPTY_STATE: AgentToolRunsState = Object.freeze({
-  runsById: Object.freeze(record<AgentToolRunState>()),
-  runsByToolCallId: Object.freeze(record<readonly AgentToolRunState[]>()),
-  unboundRuns: Object.freeze([]) as readonly AgentToolRunState[],
-});
-
-/**
- * A server time a `Date` can hold (±8.64e15 ms). A milestone's `at` outside that range, such as `1e308`, made
- * `new Date(at).toISOString()` throw while rendering the timeline (found by the fuzz test); it is replaced by the
- * receive time, as a missing one is.
- */
-const isTime = (v: unknown): v is number => typeof v === "number" && Math.abs(v) <= 8.64e15;
-
-/** Compares runs for display: `order` ascending, then `runId`. */
-export function compareRuns(
-  a: Pick<AgentToolRunState, "order" | "runId">,
-  b: Pick<AgentToolRunState, "order" | "runId">,
-) {
-  return a.order - b.order || (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0);
-}
-
-/**
- * Puts `item` into `list`, kept sorted by `before` (true when its first argument goes first), after any equal
- * ones. Frames nearly always come in order, so the usual case is a push; otherwise a binary search, so a frame
- * costs O(log n) comparisons however long the list is (re-sorting it took O(n log n) per frame).
- */
-function insertSorted<T>(list: T[], item: T, before: (a: T, b: T) => boolean): number {
-  const n = list.length;
-  if (n === 0 || !before(item, list[n - 1] as T)) {
-    list.push(item);
-    return n;
-  }
-  let lo = 0;
-  let hi = n - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (before(item, list[mid] as T)) hi = mid;
-    else lo = mid + 1;
-  }
-  list.splice(lo, 0, item);
-  return lo;
-}
-
-const milestoneBefore = (a: AgentToolMilestone, b: AgentToolMilestone) => a.sequence < b.sequence;
-const runBefore = (a: AgentToolRunState, b: AgentToolRunState) => compareRuns(a, b) < 0;
-
-/**
- * Puts a run into a group kept in display order, replacing the previous object of the same run. A run's
- * `order` and `runId` never change, so its place is found by binary search instead of re-sorting the group.
- */
-function placeRun(list: AgentToolRunState[], run: AgentToolRunState): void {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (runBefore(list[mid] as AgentToolRunState, run)) lo = mid + 1;
-    else hi = mid;
-  }
-  if (list[lo]?.runId === run.runId) list[lo] = run;
-  else if (lo === list.length) list.push(run);
-  else list.splice(lo, 0, run);
-}
 
 /** An incremental reducer over agent-tool events with copy-on-write snapshots. */
 export class AgentToolRunsReducer {
@@ -189,15 +104,34 @@ export class AgentToolRunsReducer {
   }
   private snapshotChanges: readonly string[] = [];
   private readonly now: () => number;
+  private readonly maxFinishedRuns: number;
+  private readonly maxMilestones: number;
+  /** Finished runs in the order they finished: the first is evicted first. */
+  private readonly finished = new Set<string>();
+  /** Finished runs marked `stale` (see `start`): evicted before any in `finished`. */
+  private readonly finishedStale = new Set<string>();
+  /** Ids of evicted runs, the newest `EVICTED_MEMORY × maxFinishedRuns`: their frames are ignored. */
+  private readonly evicted = new Set<string>();
+  private readonly evictedMemory: number;
+  /** Evicted since the last `takeEvicted()`. */
+  private evictedSince: string[] = [];
+  /** Inside a connect-time replay (frames with `replay: true`), and whether no held run was replayed yet. */
+  private inReplay = false;
+  private replayAheadOfKnown = false;
 
   constructor(options: AgentToolRunsOptions = {}) {
     this.now = options.now ?? Date.now;
+    this.maxFinishedRuns = capOf(options.maxFinishedRuns, DEFAULT_MAX_FINISHED_RUNS);
+    this.maxMilestones = capOf(options.maxMilestones, DEFAULT_MAX_MILESTONES);
+    this.evictedMemory = Math.max(DEFAULT_MAX_FINISHED_RUNS, this.maxFinishedRuns * EVICTED_MEMORY);
   }
 
   /**
    * The current state; unchanged runs and groups keep their identity. Only the runs changed since the last
    * read are visited: each is put in place in its group (binary search), so a read costs a shallow copy of
-   * the id index and of the changed groups, never a scan or sort of every run.
+   * the id index and of the changed groups, never a scan or sort of every run. The indexes are plain records
+   * (the official shape) and a published state never changes, so that copy is O(runs held): what bounds it is
+   * `maxFinishedRuns` (plus the runs still running), not the length of the session.
    */
   get state(): AgentToolRunsState {
     if (this.changed.size === 0) return this.published;
@@ -207,11 +141,7 @@ export class AgentToolRunsReducer {
     let unboundRuns = prev.unboundRuns;
     // Group arrays copied during this read, so a group with several changed runs is copied once.
     const fresh = new Set<readonly AgentToolRunState[]>();
-    for (const id of this.changed) {
-      const book = this.books.get(id);
-      if (!book) continue;
-      const run = book.run;
-      runsById[id] = run;
+    const groupOf = (run: AgentToolRunState): AgentToolRunState[] => {
       const g = run.parentToolCallId;
       let list = g === undefined ? unboundRuns : runsByToolCallId[g];
       if (!list || !fresh.has(list)) {
@@ -220,7 +150,26 @@ export class AgentToolRunsReducer {
         if (g === undefined) unboundRuns = list;
         else runsByToolCallId[g] = list;
       }
-      placeRun(list as AgentToolRunState[], run);
+      return list as AgentToolRunState[];
+    };
+    for (const id of this.changed) {
+      const book = this.books.get(id);
+      if (!book) {
+        // Evicted: out of the index and of its group (a group left empty goes, as the official shape has
+        // no empty groups).
+        const gone = runsById[id];
+        if (!gone) continue;
+        delete runsById[id];
+        const list = groupOf(gone);
+        const at = runIndex(list, gone);
+        if (list[at]?.runId === id) list.splice(at, 1);
+        if (list.length === 0 && gone.parentToolCallId !== undefined)
+          delete runsByToolCallId[gone.parentToolCallId];
+        continue;
+      }
+      const run = book.run;
+      runsById[id] = run;
+      placeRun(groupOf(run), run);
     }
     this.published = { runsById, runsByToolCallId, unboundRuns };
     this.snapshotChanges = [...this.changed];
@@ -245,15 +194,57 @@ export class AgentToolRunsReducer {
     );
   }
 
-  /** Forgets everything (the official `resetLocalState`); the next connect replays retained runs. */
+  /**
+   * Forgets everything (the official `resetLocalState`); the next connect replays retained runs, evicted ones
+   * too.
+   */
   reset(): void {
     this.books.clear();
     this.waiting.clear();
     this.envelopes.clear();
     this.changed.clear();
     this.owned.clear();
+    this.finished.clear();
+    this.finishedStale.clear();
+    this.evicted.clear();
+    this.evictedSince = [];
+    this.inReplay = this.replayAheadOfKnown = false;
     this.published = EMPTY_STATE;
     this.snapshotChanges = [];
+  }
+
+  /**
+   * The ids of the runs evicted since the last call (`maxFinishedRuns`), so a layer over the reducer can drop
+   * what it keeps for them (the client store removes their saved progress).
+   */
+  takeEvicted(): readonly string[] {
+    if (this.evictedSince.length === 0) return NO_IDS;
+    const out = this.evictedSince;
+    this.evictedSince = [];
+    return out;
+  }
+
+  /**
+   * Says that a replay is over: call it for a frame that is not an `agent-tool-event` (the frames a connect
+   * sends before its replay: identity, state, MCP list, chat frames). A live `agent-tool-event` says so too.
+   */
+  endReplay(): void {
+    this.inReplay = false;
+  }
+
+  /** A run ended: it joins the finished ones, and the oldest finished beyond `maxFinishedRuns` are evicted. */
+  private ended(book: RunBook): void {
+    const id = book.run.runId;
+    (book.stale ? this.finishedStale : this.finished).add(id);
+    while (this.finished.size + this.finishedStale.size > this.maxFinishedRuns) {
+      const from = this.finishedStale.size > 0 ? this.finishedStale : this.finished;
+      const victim = from.values().next().value as string;
+      from.delete(victim);
+      this.books.delete(victim);
+      this.changed.add(victim);
+      addRecent(this.evicted, victim, this.evictedMemory);
+      this.evictedSince.push(victim);
+    }
   }
 
   /**
@@ -283,6 +274,14 @@ export class AgentToolRunsReducer {
     const ev = frame.event;
     const runId = ev.runId;
     const book = this.books.get(runId);
+    if (frame.replay !== true) this.inReplay = false;
+    else if (!this.inReplay) {
+      // A replay begins: until it replays a run held here, the runs it brings started before every held one.
+      this.inReplay = true;
+      this.replayAheadOfKnown = this.books.size > 0;
+    }
+    if (!book && this.evicted.has(runId))
+      return { kind: "ignored", runId, reason: "run was evicted (maxFinishedRuns)" };
     if (ev.kind === "started") {
       const result = this.start(frame, book);
       const held = this.waiting.get(runId);
@@ -304,6 +303,7 @@ export class AgentToolRunsReducer {
 
     const status = book.run.status;
     if (HARD_TERMINAL.has(status)) return book.duplicate;
+    const wasRunning = status === "running";
     // Chunks waiting behind a gap keep waiting after the end: the missing one can still come, from a link
     // that reordered frames or from the replay after a reconnect. (Flushing here lost it for good, since a
     // late chunk at or below the applied index counts as a duplicate: found by the fault suites, text went
@@ -341,6 +341,7 @@ export class AgentToolRunsReducer {
       if (!book.envelope) run.failure = failureOfRunEnd(run);
       run.retryable = run.failure?.retryable ?? false;
     }
+    if (wasRunning) this.ended(book);
     return book.applied;
   }
 
@@ -350,6 +351,8 @@ export class AgentToolRunsReducer {
    */
   applyToolFailure(toolCallId: string, failure: AgentToolFailure): AgentToolApplyResult {
     const runId = `agent-tool:${toolCallId}`;
+    if (this.evicted.has(runId))
+      return { kind: "ignored", runId, reason: "run was evicted (maxFinishedRuns)" };
     let book = this.books.get(runId);
     for (const b of book ? [] : this.books.values()) if (b.run.parentToolCallId === toolCallId) book ??= b;
     if (book) return this.joinEnvelope(book, failure);
@@ -365,18 +368,21 @@ export class AgentToolRunsReducer {
     if (book.envelope && sameFailure(book.envelope, failure)) return book.duplicate;
     book.envelope = failure;
     const run = this.writable(book);
-    if (run.status === "running" || (run.status === "interrupted" && failure.status !== "interrupted"))
+    const wasRunning = run.status === "running";
+    if (wasRunning || (run.status === "interrupted" && failure.status !== "interrupted"))
       run.status = failure.status;
     run.failure = failure;
     run.retryable = failure.retryable;
     if (run.error === undefined && !failure.malformed) run.error = failure.error;
     if (failure.reason !== undefined) run.reason = failure.reason;
     if (failure.childStillRunning !== undefined) run.childStillRunning = failure.childStillRunning;
+    if (wasRunning && run.status !== "running") this.ended(book);
     return book.applied;
   }
 
   private start(frame: AgentToolEventFrame, book: RunBook | undefined): AgentToolApplyResult {
     const ev = frame.event as Extract<AgentToolEventFrame["event"], { kind: "started" }>;
+    if (book && frame.replay === true) this.replayAheadOfKnown = false;
     if (book) {
       // A replayed `started` after the run ended must not revive it.
       if (book.run.status !== "running")
@@ -405,7 +411,11 @@ export class AgentToolRunsReducer {
       progressIds: new Set(),
       unstoredIds: new Set(),
       milestoneHigh: Number.NEGATIVE_INFINITY,
-      milestoneSeqs: new Set(),
+      omittedSeqs: new Set(),
+      // The replay sends runs in start order (docs/protocol.md#agent-tool-replay), so a run it brings before
+      // any run held here started before all of them: one evicted so long ago that its id was forgotten. It
+      // is evicted first, so it cannot push out the newer runs the same replay brings next.
+      stale: frame.replay === true && this.replayAheadOfKnown,
       ctx: createPartContext(),
       early: new Map(),
       applied: Object.freeze({ kind: "applied", runId: ev.runId }),
@@ -428,9 +438,12 @@ export class AgentToolRunsReducer {
     if (chunk.type === PROGRESS) return this.progress(book, sequence, chunk);
     if (chunk.type === MILESTONE) return this.milestone(book, chunk.data, sequence);
     if (typeof unstoredId === "string") {
-      // Never replayed and it does not own its sequence (the next stored chunk has it): dedupe by its id.
+      // Never replayed and it does not own its sequence (the next stored chunk has it): dedupe by its id. Its
+      // sequence cannot reject a repeat (a reordering link may deliver it after the chunk that owns that
+      // number), so the recent ids decide: a repeat comes from a link that duplicated the frame, right after
+      // it, never from a replay. One repeated after `RECENT_IDS` newer unstored chunks would apply again.
       if (book.unstoredIds.has(unstoredId)) return book.duplicate;
-      book.unstoredIds.add(unstoredId);
+      addRecent(book.unstoredIds, unstoredId, RECENT_IDS);
       return this.applyToParts(book, chunk);
     }
     if (sequence <= book.storedHigh || (book.early.size > 0 && book.early.has(sequence)))
@@ -484,9 +497,14 @@ export class AgentToolRunsReducer {
       return { kind: "ignored", runId, reason: "progress after the run ended" };
     if (sequence < book.progressSeq)
       return { kind: "ignored", runId, reason: "progress older than the one shown" };
+    // Only ids at the sequence shown can repeat unseen: a repeat of an earlier one carries a lower sequence
+    // and is dropped above. So the ids are forgotten when the sequence moves on, and at one sequence (a
+    // child reporting progress without storing chunks numbers it all alike) the newest `RECENT_IDS` are
+    // kept: a duplicate comes right after its original; one after that many newer would show once more.
+    if (sequence > book.progressSeq) book.progressIds.clear();
     if (typeof chunk.id === "string") {
       if (book.progressIds.has(chunk.id)) return book.duplicate;
-      book.progressIds.add(chunk.id);
+      addRecent(book.progressIds, chunk.id, RECENT_IDS);
     }
     book.progressSeq = sequence;
     const d = (chunk.data ?? {}) as Record<string, unknown>;
@@ -505,8 +523,16 @@ export class AgentToolRunsReducer {
     if (typeof d.name !== "string")
       return { kind: "error", runId, reason: "milestone without a string 'name'" };
     const sequence = typeof d.sequence === "number" ? d.sequence : 0;
-    if (book.milestoneSeqs.has(sequence)) return book.duplicate;
-    book.milestoneSeqs.add(sequence);
+    // Deduped against the kept list (binary search) and the recent sequences not kept.
+    const at = lowerBound(book.run.milestones, sequence);
+    if (book.run.milestones[at]?.sequence === sequence || book.omittedSeqs.has(sequence))
+      return book.duplicate;
+    if (at === 0 && book.run.milestones.length >= this.maxMilestones) {
+      // Older than every kept milestone of a full list: counted, not kept (and never the newest, so the
+      // progress snapshot stays).
+      this.omit(book, this.writable(book), sequence);
+      return book.applied;
+    }
     const m: AgentToolMilestone = {
       name: d.name,
       sequence,
@@ -524,7 +550,11 @@ export class AgentToolRunsReducer {
       this.owned.add(list);
       run.milestones = list;
     }
-    insertSorted(list, m, milestoneBefore);
+    // Frames nearly always come in order, so the usual case is a push; otherwise one splice of at most
+    // `maxMilestones` elements.
+    if (at === list.length) list.push(m);
+    else list.splice(at, 0, m);
+    if (list.length > this.maxMilestones) this.omit(book, run, (list.shift() as AgentToolMilestone).sequence);
     // A milestone delivered after the terminal still belongs on the timeline (it happened), but the run's last
     // progress is final once it ended.
     if (sequence > book.milestoneHigh && !HARD_TERMINAL.has(run.status)) {
@@ -545,6 +575,12 @@ export class AgentToolRunsReducer {
       run.progress = p;
     }
     return book.applied;
+  }
+
+  /** Counts a milestone not kept (`omittedMilestones`) and remembers its sequence for a while. */
+  private omit(book: RunBook, run: AgentToolRunState, sequence: number): void {
+    run.omittedMilestones = (run.omittedMilestones ?? 0) + 1;
+    addRecent(book.omittedSeqs, sequence, RECENT_IDS);
   }
 
   /** The run as a mutable object, copied first if it was published. */

@@ -20,15 +20,27 @@ export interface PartsTarget {
   readonly parts: Part[];
   /** Returns `parts[index]` as an object that may be mutated (cloned in place if it was published). */
   writable(index: number): MutablePart;
+  /**
+   * Where each tool call's part is in `parts` (see `toolPartIndexOf`), for a caller that keeps one: a tool chunk
+   * then finds its part without a walk over all parts (a message with thousands of tool calls paid one per
+   * tool chunk). Without it, tool chunks scan.
+   */
+  readonly tools?: Map<string, number>;
 }
 
 /**
  * A target over `parts` that copies a part before its first write unless `owned` says it was created since the
- * last published snapshot. The caller must own the `parts` array itself.
+ * last published snapshot. The caller must own the `parts` array itself. `tools`: an index of `parts` by tool
+ * call id (`toolPartIndexOf`) that the caller drops whenever `parts` change other than through this target.
  */
-export function copyOnWriteTarget(parts: Part[], owned: Set<object>): PartsTarget {
+export function copyOnWriteTarget(
+  parts: Part[],
+  owned: Set<object>,
+  tools?: Map<string, number>,
+): PartsTarget {
   return {
     parts,
+    ...(tools ? { tools } : {}),
     writable(index) {
       const p = parts[index] as MutablePart;
       if (owned.has(p)) return p;
@@ -91,6 +103,34 @@ export function findToolPartIndex(parts: readonly Part[], toolCallId: string): n
     if (p.toolCallId === toolCallId && isToolPart(p)) return i;
   }
   return -1;
+}
+
+/**
+ * Tool call id → index of its part in `parts` (the last one, as `findToolPartIndex` answers), for
+ * `PartsTarget.tools`. The applier adds the tool parts it creates; an entry that no longer matches its part is
+ * looked up again, and an id the index does not hold has no part.
+ */
+export function toolPartIndexOf(parts: readonly Part[]): Map<string, number> {
+  const index = new Map<string, number>();
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i] as MutablePart;
+    if (typeof p.toolCallId === "string" && isToolPart(p)) index.set(p.toolCallId, i);
+  }
+  return index;
+}
+
+/** `findToolPartIndex` through the target's index when it keeps one. */
+function toolPartIndex(target: PartsTarget, toolCallId: string): number {
+  const { tools, parts } = target;
+  if (!tools) return findToolPartIndex(parts, toolCallId);
+  const i = tools.get(toolCallId);
+  if (i === undefined) return -1;
+  const p = parts[i] as MutablePart | undefined;
+  if (p && p.toolCallId === toolCallId && isToolPart(p)) return i;
+  const found = findToolPartIndex(parts, toolCallId);
+  if (found < 0) tools.delete(toolCallId);
+  else tools.set(toolCallId, found);
+  return found;
 }
 
 type Chunk = UIMessageChunk & Record<string, unknown>;
@@ -259,13 +299,14 @@ function applyToolChunk(target: PartsTarget, ctx: PartContext, c: Chunk): PartsE
   }
   const toolCallId = c.toolCallId;
   if (typeof toolCallId !== "string") return ignored(`${c.type} without a toolCallId`);
-  const i = findToolPartIndex(target.parts, toolCallId);
+  const i = toolPartIndex(target, toolCallId);
   if (i < 0) {
     switch (c.type) {
       case "tool-input-start":
       case "tool-input-available":
       case "tool-input-error":
         target.parts.push(newToolPart(c));
+        target.tools?.set(toolCallId, target.parts.length - 1);
         return updateToolPart(target, target.parts.length - 1, ctx, c);
       default:
         return { kind: "elsewhere", toolCallId };

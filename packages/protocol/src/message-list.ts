@@ -20,6 +20,7 @@ import {
   type PartContext,
   type PartsEffect,
   type PartsTarget,
+  toolPartIndexOf,
   updateToolPart,
 } from "./chunk-applier.ts";
 
@@ -121,6 +122,11 @@ export class MessageList {
   /** Messages were removed since `published`: the next snapshot's changes are not recorded. */
   private removed = false;
   private readonly streams = new Map<string, StreamState>();
+  /**
+   * Tool call id → part index, per message a live stream writes (built at its first tool chunk, dropped when its
+   * stream ends or its parts are replaced other than by a chunk): a tool chunk finds its part without a walk.
+   */
+  private readonly toolIndexes = new Map<string, Map<string, number>>();
   private readonly endedContinuations = new Map<string, EndedContinuation>();
   private readonly idFor: (streamId: string) => string;
 
@@ -148,6 +154,12 @@ export class MessageList {
       this.dirty = false;
     }
     return this.published;
+  }
+
+  /** The message with this id as `messages` holds it (pending changes are published first), without a scan. */
+  get(id: string): Msg | undefined {
+    const i = this.index.get(id);
+    return i === undefined ? undefined : this.messages[i];
   }
 
   /** Number of messages, without publishing a snapshot. */
@@ -206,7 +218,7 @@ export class MessageList {
       case "abort":
         return { messageId: msg.id, effect: { kind: "abort" } };
     }
-    const effect = applyChunkToParts(this.target(msg), stream.ctx, chunk);
+    const effect = applyChunkToParts(this.target(msg, true), stream.ctx, chunk);
     if (effect.kind === "elsewhere") return this.applyElsewhere(effect.toolCallId, c, stream.ctx, msg.id);
     return { messageId: msg.id, effect };
   }
@@ -222,6 +234,7 @@ export class MessageList {
   endStream(streamId: string, { continuation = false }: { continuation?: boolean } = {}): void {
     const s = this.streams.get(streamId);
     this.streams.delete(streamId);
+    if (s?.messageId !== undefined) this.toolIndexes.delete(s.messageId);
     if (!s) {
       if (continuation) this.rememberEnded(streamId, null);
       return;
@@ -267,10 +280,12 @@ export class MessageList {
   /** Drops every stream (clear, a full snapshot that replaces the transcript). */
   endAllStreams(): void {
     this.streams.clear();
+    this.toolIndexes.clear();
   }
 
   /** Appends a message (a user turn) or replaces the one with the same id. */
   upsert(message: Msg): void {
+    this.toolIndexes.delete(message.id);
     const i = this.index.get(message.id);
     if (i === undefined) {
       this.index.set(message.id, this.list.length);
@@ -290,6 +305,7 @@ export class MessageList {
   replaceAll(messages: readonly Msg[]): void {
     this.list = messages.slice();
     this.reindex();
+    this.toolIndexes.clear();
     this.owned = new Set();
     this.published = messages;
     this.touched = [];
@@ -318,6 +334,7 @@ export class MessageList {
     }
     if (i === undefined || i < 0) return false;
     const local = this.list[i] as Msg;
+    this.toolIndexes.delete(local.id);
     this.list[i] = { ...message, id: local.id };
     this.touched.push(i);
     this.dirty = true;
@@ -331,6 +348,7 @@ export class MessageList {
     if (fromIndex >= this.list.length) return;
     this.list = this.list.slice(0, Math.max(0, fromIndex));
     this.reindex();
+    this.toolIndexes.clear();
     this.removed = true;
     this.dirty = true;
   }
@@ -352,6 +370,7 @@ export class MessageList {
       if (restart && stream.base) {
         // A replay of this continuation starts over from what the message held before it (#1733).
         const m = this.ownMessage(i);
+        this.toolIndexes.delete(m.id);
         m.parts = stream.base.parts.slice();
         if (stream.base.metadata === undefined) delete m.metadata;
         else m.metadata = stream.base.metadata;
@@ -372,6 +391,7 @@ export class MessageList {
         if (restart) {
           // The stream's first chunk is about to arrive again: rebuild rather than append to what is there.
           const m = this.ownMessage(i);
+          this.toolIndexes.delete(m.id);
           m.parts.length = 0;
           delete m.metadata;
           stream.ctx = createPartContext();
@@ -431,8 +451,15 @@ export class MessageList {
     };
   }
 
-  private target(m: Msg): PartsTarget {
-    return copyOnWriteTarget(m.parts as Part[], this.owned);
+  /** `indexed`: with the message's tool index (`toolIndexes`), for the message its stream writes. */
+  private target(m: Msg, indexed = false): PartsTarget {
+    if (!indexed) return copyOnWriteTarget(m.parts as Part[], this.owned);
+    let tools = this.toolIndexes.get(m.id);
+    if (!tools) {
+      tools = toolPartIndexOf(m.parts);
+      this.toolIndexes.set(m.id, tools);
+    }
+    return copyOnWriteTarget(m.parts as Part[], this.owned, tools);
   }
 
   /** Returns the message at `i`, copied first if it was published, with a parts array of its own. */

@@ -26,6 +26,9 @@
  *   without an offer (it ran unseen here), and so does the continuation this client awaited;
  * - with `resume: false` a socket close ends the streams this client only watched (another tab's, the
  *   server's), as upstream's observer is cleared then; the next open probes once, without acknowledging.
+ * - at most `MAX_OTHER_LIVE_STREAMS` live streams this client did not request are kept: a stream that never
+ *   ends costs nothing once it is past the cap (docs/protocol.md#stream-cap), and no input costs more than
+ *   the live streams there are.
  */
 import type {
   ChatResponseFrame,
@@ -42,6 +45,14 @@ export type StreamOrigin = "local" | "resumed" | "observed";
 export const RESUME_PROBE_TIMEOUT_MS = 5_000;
 /** Probe timeout after the server said a turn is pending (ms). */
 export const RESUME_PENDING_TIMEOUT_MS = 60_000;
+/**
+ * How many live streams this client did not request (observed or resumed) it keeps at once. A server runs one
+ * turn at a time per chat, so more means streams whose `done` never came (a buggy or hostile server, abandoned
+ * streams): past the cap the one heard of least recently is dropped (`stream-ended`, reason `dropped`; its
+ * message stays as it was, its later chunks are ignored), so the work per frame and the memory stay bounded
+ * (docs/protocol.md#stream-cap).
+ */
+export const MAX_OTHER_LIVE_STREAMS = 32;
 
 /** What the machine is told. */
 export type ResumeInput =
@@ -80,8 +91,11 @@ export type ResumeCommand =
   | {
       type: "stream-ended";
       streamId: string;
-      /** `closed`: with `resume: false`, a watched stream cut by a socket close (it is not resumed). */
-      reason: "done" | "error" | "idle" | "cleared" | "closed";
+      /**
+       * `closed`: with `resume: false`, a watched stream cut by a socket close (it is not resumed). `dropped`:
+       * past `MAX_OTHER_LIVE_STREAMS`, the stream heard of least recently is no longer followed.
+       */
+      reason: "done" | "error" | "idle" | "cleared" | "closed" | "dropped";
     };
 
 /** Where a chat response frame goes. A refused frame can still settle a probe (`commands`). */
@@ -131,9 +145,12 @@ export class ResumeMachine {
   private probeOnOpen = false;
   /** Whether the socket is open: a request made while it is not goes out on the next one. */
   private socketOpen = false;
+  /** Live streams, in the order they started (see `track` and `untrack`: nothing else changes it). */
   private readonly streams = new Map<string, ActiveStream>();
-  /** What `activeStreams` last returned. */
-  private activeView: ReadonlyMap<string, StreamOrigin> = new Map();
+  /** Live streams this client did not request, least recently heard of first (at most `MAX_OTHER_LIVE_STREAMS`). */
+  private readonly others = new Set<string>();
+  /** What `activeStreams` returns until the streams change. */
+  private activeView: ReadonlyMap<string, StreamOrigin> | undefined;
   private readonly ended = new Set<string>();
   private expectingContinuation = false;
   /**
@@ -174,23 +191,11 @@ export class ResumeMachine {
 
   /**
    * Ids of live streams and how each was joined, in the order they started. The same map object while they
-   * are the same: the chat store reads it several times per published snapshot (once per animation frame).
+   * are the same: the chat store reads it several times per published snapshot (once per animation frame), so
+   * a read costs nothing until a stream starts or ends.
    */
   get activeStreams(): ReadonlyMap<string, StreamOrigin> {
-    const view = this.activeView;
-    if (view.size === this.streams.size) {
-      const seen = view.entries();
-      let same = true;
-      for (const [id, s] of this.streams) {
-        const [vid, origin] = seen.next().value as [string, StreamOrigin];
-        if (vid !== id || origin !== s.origin) {
-          same = false;
-          break;
-        }
-      }
-      if (same) return view;
-    }
-    this.activeView = new Map([...this.streams].map(([id, s]) => [id, s.origin]));
+    this.activeView ??= new Map([...this.streams].map(([id, s]) => [id, s.origin]));
     return this.activeView;
   }
 
@@ -222,7 +227,7 @@ export class ResumeMachine {
         this.expectingContinuation = false;
         // Sent while no socket is open, the request leaves on the next one: it belongs to that socket's epoch
         // (an idle answer to a probe queued before it must not end it).
-        this.streams.set(input.id, { origin: "local", epoch: this.socketOpen ? this.epoch : -1 });
+        this.track(input.id, { origin: "local", epoch: this.socketOpen ? this.epoch : -1 });
         return [{ type: "stream-started", streamId: input.id, origin: "local" }];
       case "expect-continuation":
         this.expectingContinuation = true;
@@ -245,8 +250,10 @@ export class ResumeMachine {
           streamId: id,
           reason: "cleared" as const,
         }));
-        for (const id of this.streams.keys()) this.ended.add(id);
-        this.streams.clear();
+        for (const id of [...this.streams.keys()]) {
+          this.untrack(id);
+          this.remember(id);
+        }
         this.expectingContinuation = false;
         this.continuationId = undefined;
         out.push(...this.sendHeldProbe());
@@ -276,13 +283,16 @@ export class ResumeMachine {
         return { accept: false, reason: "replay not acknowledged on this socket" };
       active.epoch = this.epoch;
       origin = active.origin;
+      this.heard(id);
     } else if (this.acked.has(id) && !(this.ended.has(id) && !frame.replay && (frame.done || frame.error))) {
       // Acknowledged offer whose stream had already ended locally (a replay of a completed or failed turn).
       // Not the bare `done` that follows an error frame: that stream ended here with the error.
       origin = "resumed";
       this.ended.delete(id);
-      this.streams.set(id, { origin, epoch: this.epoch });
-      commands.push({ type: "stream-started", streamId: id, origin });
+      commands.push(
+        { type: "stream-started", streamId: id, origin },
+        ...this.track(id, { origin, epoch: this.epoch }),
+      );
     } else if (frame.replay) {
       return { accept: false, reason: "replay not acknowledged on this socket" };
     } else if (this.ended.has(id)) {
@@ -297,8 +307,10 @@ export class ResumeMachine {
       return { accept: false, reason: "terminal frame for an unknown stream" };
     } else {
       origin = "observed";
-      this.streams.set(id, { origin, epoch: this.epoch });
-      commands.push({ type: "stream-started", streamId: id, origin });
+      commands.push(
+        { type: "stream-started", streamId: id, origin },
+        ...this.track(id, { origin, epoch: this.epoch }),
+      );
     }
     if (frame.done || frame.error) commands.push(...this.end(id, frame.error ? "error" : "done"));
     return { accept: true, origin, commands };
@@ -479,11 +491,14 @@ export class ResumeMachine {
       this.continuationId = id;
     }
     const existing = this.streams.get(id);
-    if (existing) existing.epoch = this.epoch;
-    else {
-      this.streams.set(id, { origin: "resumed", epoch: this.epoch });
-      out.push({ type: "stream-started", streamId: id, origin: "resumed" });
-    }
+    if (existing) {
+      existing.epoch = this.epoch;
+      this.heard(id);
+    } else
+      out.push(
+        { type: "stream-started", streamId: id, origin: "resumed" },
+        ...this.track(id, { origin: "resumed", epoch: this.epoch }),
+      );
     // The caller must attach its listener before sending, so the ACK goes last.
     out.push(...this.settle("stream", id));
     out.push({ type: "send", frame: { type: "cf_agent_stream_resume_ack", id } });
@@ -491,19 +506,58 @@ export class ResumeMachine {
   }
 
   private end(id: string, reason: "done" | "error" | "idle" | "closed"): ResumeCommand[] {
-    if (!this.streams.delete(id)) return [];
-    this.ended.add(id);
-    // Keep the set of ended ids bounded: only recent ids can still have frames in flight.
-    if (this.ended.size > 256) this.ended.delete(this.ended.values().next().value as string);
+    if (!this.untrack(id)) return [];
+    this.remember(id);
     if (this.continuationId === id) this.continuationId = undefined;
     const out: ResumeCommand[] = [{ type: "stream-ended", streamId: id, reason }];
     // A stream not heard of since the socket changed may have died with the old one (the agent restarted
     // and recovered the turn under another id: found by the fault suites, the spinner never stopped). The
     // reconnect's probe was answered with the stream that just ended, so ask again: the server answers idle
     // (ending it), or offers it, or says it is queued.
-    const stale = [...this.streams.values()].some((s) => s.epoch !== this.epoch && s.epoch !== -1);
+    let stale = false;
+    for (const s of this.streams.values()) if (s.epoch !== this.epoch && s.epoch !== -1) stale = true;
     if (reason !== "idle" && reason !== "closed" && stale) out.push(...this.startProbe("wait"));
     out.push(...this.sendHeldProbe());
     return out;
+  }
+
+  /**
+   * Starts following a stream. One this client did not request counts against `MAX_OTHER_LIVE_STREAMS`: past
+   * it, the one heard of least recently is dropped, so a server that never ends its streams cannot make every
+   * later frame (and `activeStreams`) cost more (docs/protocol.md#stream-cap).
+   */
+  private track(id: string, stream: ActiveStream): ResumeCommand[] {
+    this.others.delete(id);
+    this.streams.set(id, stream);
+    this.activeView = undefined;
+    if (stream.origin === "local") return [];
+    this.others.add(id);
+    if (this.others.size <= MAX_OTHER_LIVE_STREAMS) return [];
+    const oldest = this.others.values().next().value as string;
+    this.untrack(oldest);
+    this.remember(oldest);
+    if (this.continuationId === oldest) this.continuationId = undefined;
+    // A probe held for the stream just dropped no longer waits for it.
+    return [{ type: "stream-ended", streamId: oldest, reason: "dropped" }, ...this.sendHeldProbe()];
+  }
+
+  /** A frame of a stream this client did not request: it is the most recently heard of now. */
+  private heard(id: string): void {
+    if (!this.others.delete(id)) return;
+    this.others.add(id);
+  }
+
+  private untrack(id: string): boolean {
+    if (!this.streams.delete(id)) return false;
+    this.others.delete(id);
+    this.activeView = undefined;
+    return true;
+  }
+
+  /** An ended (or dropped) stream: its late frames are ignored, for the most recent 256 ids. */
+  private remember(id: string): void {
+    this.ended.add(id);
+    // Keep the set of ended ids bounded: only recent ids can still have frames in flight.
+    if (this.ended.size > 256) this.ended.delete(this.ended.values().next().value as string);
   }
 }

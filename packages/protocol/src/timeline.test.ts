@@ -26,6 +26,20 @@ describe("timelineItems", () => {
   it("has no current step before any milestone", () => {
     expect(timelineItems([], ["a"]).some((i) => i.current)).toBe(false);
   });
+
+  it("counts the earlier milestones a run no longer keeps in one first entry", () => {
+    const items = timelineItems([ms("draft", 40), ms("step", 41)], ["sources", "draft", "review"], 1500);
+    expect(items.map((i) => [i.name, i.status])).toEqual([
+      ["1,500 earlier milestones", "omitted"],
+      ["draft", "reached"],
+      ["step", "reached"],
+      // "sources" comes before "draft", reached: it was among the omitted ones, so it is not upcoming.
+      ["review", "upcoming"],
+    ]);
+    expect(items[0]).toMatchObject({ count: 1500, current: false });
+    expect(items.filter((i) => i.current).map((i) => i.name)).toEqual(["step"]);
+    expect(timelineItems([ms("a", 9)], [], 1)[0]?.name).toBe("1 earlier milestone");
+  });
 });
 
 describe("announcements", () => {

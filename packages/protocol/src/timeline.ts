@@ -15,33 +15,57 @@ function bySequence(milestones: readonly AgentToolMilestone[]): readonly AgentTo
   return milestones;
 }
 
-/** One step of the timeline: a milestone the run reached, or an expected one it has not reached yet. */
+/**
+ * One step of the timeline: a milestone the run reached, an expected one it has not reached yet, or (first)
+ * the earlier milestones the run reached but no longer keeps (`AgentToolRun.omittedMilestones`), as one entry.
+ */
 export type TimelineItem =
   | { status: "reached"; key: string; name: string; milestone: AgentToolMilestone; current: boolean }
-  | { status: "upcoming"; key: string; name: string; milestone?: undefined; current: false };
+  | { status: "upcoming"; key: string; name: string; milestone?: undefined; current: false }
+  | { status: "omitted"; key: string; name: string; count: number; milestone?: undefined; current: false };
+
+/** `1 earlier milestone`, `1,500 earlier milestones`: the name of the omitted entry. */
+export const omittedMilestonesText = (count: number): string =>
+  `${count.toLocaleString("en")} earlier milestone${count === 1 ? "" : "s"}`;
 
 /**
  * Reached milestones in the child's own order (`sequence`), the last one current, then the `expected`
- * names not reached yet, in the order given (each once).
+ * names not reached yet, in the order given (each once). With `omitted` (earlier milestones the run no
+ * longer keeps) an entry counting them comes first, and an expected name listed before one reached is not
+ * shown as upcoming: it was reached among the omitted ones.
  */
 export function timelineItems(
   milestones: readonly AgentToolMilestone[],
   expected: readonly string[] = [],
+  omitted = 0,
 ): TimelineItem[] {
   const reached = bySequence(milestones);
   const names = new Set(reached.map((m) => m.name));
-  const items: TimelineItem[] = reached.map((m, i) => ({
-    status: "reached",
-    key: `reached:${m.sequence}`,
-    name: m.name,
-    milestone: m,
-    current: i === reached.length - 1,
-  }));
-  for (const name of expected) {
-    if (names.has(name)) continue;
+  const items: TimelineItem[] = [];
+  if (omitted > 0)
+    items.push({
+      status: "omitted",
+      key: "omitted",
+      name: omittedMilestonesText(omitted),
+      count: omitted,
+      current: false,
+    });
+  reached.forEach((m, i) => {
+    items.push({
+      status: "reached",
+      key: `reached:${m.sequence}`,
+      name: m.name,
+      milestone: m,
+      current: i === reached.length - 1,
+    });
+  });
+  let lastReached = -1;
+  if (omitted > 0) for (const [i, name] of expected.entries()) if (names.has(name)) lastReached = i;
+  expected.forEach((name, i) => {
+    if (names.has(name) || i < lastReached) return;
     names.add(name);
     items.push({ status: "upcoming", key: `upcoming:${name}`, name, current: false });
-  }
+  });
   return items;
 }
 

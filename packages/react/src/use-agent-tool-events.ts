@@ -51,7 +51,9 @@ const runsLifecycle = {
  * Deliberate differences: each run's last progress and milestones are kept in `sessionStorage` (option
  * `storage`), since the server does not replay progress on connect, so a refreshed page still shows how far a
  * background run got; events are de-duplicated per run and events that arrive before a run's `started` are
- * held; malformed events go to `onError`.
+ * held; malformed events go to `onError`; and a long session is bounded: `maxFinishedRuns` (default 1,000)
+ * finished runs are kept, the one that ended first is evicted beyond it (running runs never are), and each
+ * run keeps its newest `maxMilestones` (default 1,000) milestones, counting the rest in `omittedMilestones`.
  *
  * @example
  * ```tsx

@@ -6,6 +6,7 @@
  */
 import {
   type AgentToolMilestone,
+  omittedMilestonesText,
   runIcon,
   runTitle,
   TRAY_STATUS_LABELS,
@@ -156,6 +157,8 @@ export function useRunMessage(props: RunMessageProps, names: RunPartNames): Reac
 /**
  * The Milestones part: reached milestones as chips (`<ul>` named `<name> milestones`, `data-count`), in the
  * child's order, one entry each (default `Item`, the namespace's Milestone part); nothing before the first.
+ * When the run no longer keeps its earliest milestones (`omittedMilestones`), a first entry counts them
+ * (`data-status="omitted"`, `data-count`, "N earlier milestones").
  */
 export function useRunMilestones(
   { children, ...props }: RunMilestonesProps,
@@ -165,18 +168,32 @@ export function useRunMilestones(
   const { run } = useScope(names, "Milestones");
   if (run.milestones.length === 0) return null;
   const list = [...run.milestones].sort((a, b) => a.sequence - b.sequence);
+  const omitted = run.omittedMilestones ?? 0;
   return renderPart("ul", {
     "data-rb-part": `${names.ns}.Milestones`,
     "aria-label": `${runTitle(run)} milestones`,
     "data-count": list.length,
-    children: list.map((milestone, i) => (
-      <MilestoneContext.Provider
-        key={milestone.sequence}
-        value={{ milestone, current: i === list.length - 1 }}
-      >
-        {children === undefined ? <Item /> : typeof children === "function" ? children(milestone) : children}
-      </MilestoneContext.Provider>
-    )),
+    children: [
+      omitted > 0 ? (
+        <li key="omitted" data-rb-part={`${names.ns}.Milestone`} data-status="omitted" data-count={omitted}>
+          {omittedMilestonesText(omitted)}
+        </li>
+      ) : null,
+      ...list.map((milestone, i) => (
+        <MilestoneContext.Provider
+          key={milestone.sequence}
+          value={{ milestone, current: i === list.length - 1 }}
+        >
+          {children === undefined ? (
+            <Item />
+          ) : typeof children === "function" ? (
+            children(milestone)
+          ) : (
+            children
+          )}
+        </MilestoneContext.Provider>
+      )),
+    ],
     ...props,
   });
 }

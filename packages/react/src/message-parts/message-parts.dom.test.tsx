@@ -83,6 +83,13 @@ function CountedRun({ run: r, renderPart }: AgentToolRunPartProps) {
   );
 }
 
+/** The requests each approval card was given, by name (the many-calls test below). */
+const seen: string[][] = [];
+function SeenApproval({ requests }: { requests: readonly ApprovalRequest[] }) {
+  seen.push(requests.map((r) => r.name));
+  return null;
+}
+
 describe("MessageParts", () => {
   it("renders every kind of part, in order, with the defaults", () => {
     const { container } = render(
@@ -350,5 +357,37 @@ describe("MessageParts: compaction and Think's injected turns (issue 16 §2/§3)
     expect(note.getAttribute("data-run-id")).toBe("9k2Jx7Qa");
     expect(note.hasAttribute("data-inferred")).toBe(true);
     expect(view.container.querySelector('[data-part="text"]')).toBeNull();
+  });
+
+  it("gives each of many tool calls its approval requests without reading every request per part (issue 26 §2)", () => {
+    const n = 300;
+    let reads = 0;
+    const approvals = Array.from({ length: n }, (_, i) => {
+      const request = { ...approval, id: `chat:ap${i}`, key: `ap${i}`, name: `pay-${i}` } as ApprovalRequest;
+      Object.defineProperty(request, "toolCallId", {
+        enumerable: true,
+        get: () => {
+          reads++;
+          return `c${i}`;
+        },
+      });
+      return request;
+    });
+    const message = msg(
+      Array.from({ length: n }, (_, i) => ({
+        type: "tool-pay",
+        toolCallId: `c${i}`,
+        state: "approval-requested",
+        input: { i },
+        approval: { id: `ap${i}` },
+      })),
+    );
+    seen.length = 0;
+    render(<MessageParts message={message} approvals={approvals} components={{ Approval: SeenApproval }} />);
+    expect(seen).toHaveLength(n);
+    expect(seen[0]).toEqual(["pay-0"]);
+    expect(seen[n - 1]).toEqual([`pay-${n - 1}`]);
+    // Filtering the list per part read all 300 requests for each of the 300 parts.
+    expect(reads).toBeLessThanOrEqual(n);
   });
 });

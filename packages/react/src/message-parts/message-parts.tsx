@@ -37,6 +37,32 @@ export interface MessagePartsProps {
 
 const NO_APPROVALS: readonly ApprovalRequest[] = [];
 
+/** The requests of each tool call, per approvals list (the same list is grouped once, however often it renders). */
+const approvalsByCall = new WeakMap<readonly ApprovalRequest[], Map<string, ApprovalRequest[]>>();
+
+/**
+ * `approvals` grouped by tool call id, in their order: each tool part takes its own in O(1), where filtering the
+ * list per part cost parts × requests per render (a message with thousands of tool calls).
+ */
+function groupApprovals(
+  approvals: readonly ApprovalRequest[],
+): ReadonlyMap<string, readonly ApprovalRequest[]> {
+  let byCall = approvalsByCall.get(approvals);
+  if (!byCall) {
+    byCall = new Map();
+    for (const r of approvals) {
+      const id = r.toolCallId;
+      // A request of no tool call (a workflow's) belongs to no tool part.
+      if (id === undefined) continue;
+      const list = byCall.get(id);
+      if (list) list.push(r);
+      else byCall.set(id, [r]);
+    }
+    approvalsByCall.set(approvals, byCall);
+  }
+  return byCall;
+}
+
 /** Why a part cannot be shown as its kind, or undefined when it is well formed. */
 function problemOf(part: unknown): string | undefined {
   if (typeof part !== "object" || part === null) return "the part is not an object";
@@ -105,6 +131,7 @@ function renderParts(props: MessagePartsProps, problems: Problem[]): ReactNode {
   const marks = compactedMarks(message);
   if (marks.problem) problems.push([`${message.id}:compacted`, marks.problem]);
   const clientToolNames = clientTools ? new Set(clientTools) : undefined;
+  const requestsByCall = groupApprovals(approvals);
 
   /** `inChild`: the part is from a child run's transcript, whose tool call ids are the child's, not this chat's. */
   const renderOne = (raw: unknown, index: number, owner: UIMessage, inChild = false): ReactNode => {
@@ -165,7 +192,7 @@ function renderParts(props: MessagePartsProps, problems: Problem[]): ReactNode {
       state === "output-available" && childRuns.length === 0 ? toolValueText(part.output) : "";
     const errorText = state === "output-error" ? toolValueText(part.errorText) : "";
     // Think's durable pauses ask while the part is still `input-available`: a request shows in any state.
-    const requests = approvals.filter((r) => r.toolCallId === part.toolCallId);
+    const requests = requestsByCall.get(part.toolCallId) ?? NO_APPROVALS;
     const waits = state === "input-available" && clientToolNames?.has(toolName) === true;
     return (
       <Tool

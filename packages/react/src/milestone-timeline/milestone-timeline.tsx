@@ -37,10 +37,15 @@ ItemContext.displayName = "MilestoneTimeline.ItemContext";
 
 /** Props of `MilestoneTimeline.Root`. */
 export interface MilestoneTimelineRootProps {
-  /** The run whose milestones to show. */
-  run?: Pick<AgentToolRunState, "milestones">;
+  /** The run whose milestones to show (and its `omittedMilestones`). */
+  run?: Pick<AgentToolRunState, "milestones" | "omittedMilestones">;
   /** Milestones to show, when not taken from `run`. */
   milestones?: readonly AgentToolMilestone[];
+  /**
+   * Earlier milestones reached but not in the list (a run keeps its newest `maxMilestones`): shown as one
+   * first entry, `data-status="omitted"`. Default the run's `omittedMilestones`.
+   */
+  omitted?: number;
   /** Names the run is expected to reach, in order; those not reached show as upcoming steps. */
   expected?: readonly string[];
   /** The list, the announcer, and anything around them. */
@@ -48,9 +53,10 @@ export interface MilestoneTimelineRootProps {
 }
 
 /** Holds the milestones for the parts inside; renders no element of its own. */
-function Root({ run, milestones, expected, children }: MilestoneTimelineRootProps) {
+function Root({ run, milestones, expected, omitted, children }: MilestoneTimelineRootProps) {
   const list = milestones ?? run?.milestones ?? NO_MILESTONES;
-  const value: TimelineContextValue = { milestones: list, items: timelineItems(list, expected) };
+  const earlier = omitted ?? (milestones ? 0 : (run?.omittedMilestones ?? 0));
+  const value: TimelineContextValue = { milestones: list, items: timelineItems(list, expected, earlier) };
   return <TimelineContext.Context.Provider value={value}>{children}</TimelineContext.Context.Provider>;
 }
 Root.displayName = "MilestoneTimeline.Root";
@@ -66,7 +72,10 @@ export interface MilestoneTimelineListProps extends Omit<PrimitiveProps<"ol">, "
 
 const defaultEntry = () => <Item />;
 
-/** The ordered list (`<ol>`): reached milestones by sequence, then upcoming ones. `data-count` = reached. */
+/**
+ * The ordered list (`<ol>`): the count of earlier milestones not kept (when there are), reached milestones by
+ * sequence, then upcoming ones. `data-count` = reached milestones in the list.
+ */
 function List({ children = defaultEntry, ...props }: MilestoneTimelineListProps) {
   const { milestones, items } = usePartContext(TimelineContext, "MilestoneTimeline.List");
   return renderPart("ol", {
@@ -103,8 +112,9 @@ export interface MilestoneTimelineItemProps extends PrimitiveProps<"li"> {
 }
 
 /**
- * One step (`<li>`): `data-status` `reached | upcoming`, `data-name`, and `aria-current="step"` with
- * `data-current` on the latest. Without children it shows the step's name and time.
+ * One step (`<li>`): `data-status` `reached | upcoming | omitted`, `data-name`, and `aria-current="step"` with
+ * `data-current` on the latest. Without children it shows the step's name and time. The omitted entry (earlier
+ * milestones the run no longer keeps) has `data-count` and is named `<count> earlier milestones`.
  */
 function Item({ item: own, children, ...props }: MilestoneTimelineItemProps) {
   const scoped = useContext(ItemContext);
@@ -119,6 +129,7 @@ function Item({ item: own, children, ...props }: MilestoneTimelineItemProps) {
     "data-status": item.status,
     "data-current": dataFlag(item.current),
     "data-name": item.name,
+    "data-count": item.status === "omitted" ? item.count : undefined,
     children: children ?? (
       <>
         <Name /> <Time />
@@ -219,10 +230,16 @@ function Announcer({
   const [message, setMessage] = useState("");
   const formatRef = useLatest(format);
   useEffect(() => {
-    const known = seen.current as Set<number>;
+    let known = seen.current as Set<number>;
     const fresh = unseenMilestones(known, list);
     if (fresh.length === 0) return;
     for (const m of fresh) known.add(m.sequence);
+    // A run keeps its newest milestones only: what left the list never comes back, so it is forgotten here
+    // too, and the set stays the size of the list over a run of any length.
+    if (known.size > 2 * list.length + 64) {
+      known = new Set(list.map((m) => m.sequence));
+      seen.current = known;
+    }
     setMessage(formatRef.current(fresh));
   }, [list, formatRef]);
   return renderAnnouncer(message, { "data-rb-part": "MilestoneTimeline.Announcer", ...props });
