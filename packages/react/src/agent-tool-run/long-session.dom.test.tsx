@@ -55,6 +55,25 @@ function Both({ agent, box, max }: { agent: EventTarget; box: Box; max?: number 
   return null;
 }
 
+/** One run as an app shows it: a timeline with expected steps and an announcer, and the run's chips. */
+function LongRun({ agent, box }: { agent: EventTarget; box: Box }) {
+  const runs = useAgentToolEvents({ agent, storage: null, throttleMs: 0, maxMilestones: 20 });
+  box.ours = runs;
+  const run = runs.runsById.run;
+  if (!run) return null;
+  return (
+    <>
+      <MilestoneTimeline.Root run={run} expected={["step 0", "step 49", "report"]}>
+        <MilestoneTimeline.List aria-label="Timeline" />
+        <MilestoneTimeline.Announcer />
+      </MilestoneTimeline.Root>
+      <AgentToolRun.Root run={run}>
+        <AgentToolRun.Milestones />
+      </AgentToolRun.Root>
+    </>
+  );
+}
+
 describe("a long session under React", () => {
   it("keeps maxFinishedRuns finished runs where the official hook keeps all, and a running run stays", () => {
     const agent = fakeAgent();
@@ -75,24 +94,7 @@ describe("a long session under React", () => {
   it("a run past maxMilestones shows its newest ones and counts the earlier ones, in the timeline and the chips", () => {
     const agent = fakeAgent();
     const box: Box = {};
-    function View() {
-      const runs = useAgentToolEvents({ agent, storage: null, throttleMs: 0, maxMilestones: 20 });
-      box.ours = runs;
-      const run = runs.runsById.run;
-      if (!run) return null;
-      return (
-        <>
-          <MilestoneTimeline.Root run={run} expected={["step 0", "step 49", "report"]}>
-            <MilestoneTimeline.List aria-label="Timeline" />
-            <MilestoneTimeline.Announcer />
-          </MilestoneTimeline.Root>
-          <AgentToolRun.Root run={run}>
-            <AgentToolRun.Milestones />
-          </AgentToolRun.Root>
-        </>
-      );
-    }
-    render(<View />);
+    render(<LongRun agent={agent} box={box} />);
     agent.deliver(startedRun("run"));
     for (let s = 0; s < 50; s++) agent.deliver(milestone("run", s));
     const items = within(screen.getByRole("list", { name: "Timeline" })).getAllByRole("listitem");
