@@ -25,7 +25,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "./lib/build.mjs";
 import { machine, recordFigures, stamp, writeSection } from "./lib/results.mjs";
-import { f2 } from "./lib/stats.mjs";
+import { f2, median } from "./lib/stats.mjs";
 
 build("packages/protocol", "packages/client");
 const SIZES = [2_000, 8_000];
@@ -498,15 +498,18 @@ function streamSession(session, make, budgetMs = Number.POSITIVE_INFINITY) {
     i = cp;
     let readUs = Number.NaN;
     if (c.read) {
-      let sum = 0;
+      // The median of single reads: a read is a few µs to a few ms, so one GC landing in one of them moved a
+      // mean 20×. A GC first, so the reads start from a clean heap.
+      gc();
+      const reads = [];
       // The frames after the checkpoint (past the last one too: every session's `frame` goes on).
       for (let k = 0; k < READS_AT; k++, i++) {
         c.apply(session.frame(i));
         const r0 = process.cpuUsage();
         c.read();
-        sum += cpuUs(r0);
+        reads.push(cpuUs(r0));
       }
-      readUs = sum / READS_AT;
+      readUs = median(reads);
     }
     const heap = heapAfterGc();
     points.push({ at: cp, items: session.items(i), perFrame, readUs, heap });
@@ -538,8 +541,10 @@ function longFigures(key, points) {
   const session = LONG_SESSIONS[key.split("|")[0]];
   const first = points[0];
   const last = points[points.length - 1];
+  // Only over a whole session: the official reducer stopped early has two close checkpoints at most, where
+  // what the GC had left of the contender before moved the difference by tens of KB per item.
   const bytes =
-    points.length > 1 && last.items > first.items
+    last.at === session.total && points.length > 1 && last.items > first.items
       ? (last.heap - first.heap) / (last.items - first.items)
       : Number.NaN;
   return {
@@ -585,7 +590,7 @@ if (Object.keys(LONG_SESSIONS).some(picked)) {
       .map((s) => s.checkpoints.map((c) => c.toLocaleString("en")).join(", "))
       .join(
         "; ",
-      )}) the mean µs of CPU time per frame over the ${WINDOW.toLocaleString("en")} frames before it (the whole state read every 16 frames, as one render per animation frame at 1,000 frames/s; frames outside the windows are applied without reads), the mean µs of one read after one more frame (${READS_AT} of them), and the heap after a GC. "late / early" is last checkpoint / first (target ≤ 2×); heap growth is (heap at the last − at the first checkpoint) / items made in between. The store parses each frame from a message event, publishes every frame and saves progress to an in-memory Storage (counted in its heap). The official reducer (\`applyAgentToolEvent\`, agents/chat, a new state per frame, no reads) stops at the checkpoint where it has used ${OFFICIAL_BUDGET_MS / 1000} s of CPU. Defaults: \`maxFinishedRuns\` and \`maxMilestones\` as documented in packages/client/README.md.`,
+      )}) the mean µs of CPU time per frame over the ${WINDOW.toLocaleString("en")} frames before it (the whole state read every 16 frames, as one render per animation frame at 1,000 frames/s; frames outside the windows are applied without reads), the median µs of one read after one more frame (${READS_AT} of them, after a GC), and the heap after a GC. "late / early" is last checkpoint / first (target ≤ 2×); heap growth is (heap at the last − at the first checkpoint) / items made in between (a few bytes either way, negative too, is the GC's noise: nothing is kept per item). The store parses each frame from a message event, publishes every frame and saves progress to an in-memory Storage (counted in its heap). The official reducer (\`applyAgentToolEvent\`, agents/chat, a new state per frame, no reads) stops at the checkpoint where it has used ${OFFICIAL_BUDGET_MS / 1000} s of CPU. Defaults: \`maxFinishedRuns\` and \`maxMilestones\` as documented in packages/client/README.md.`,
     "",
     ...head,
     ...table(current),

@@ -66,8 +66,9 @@ export interface AgentToolRunsOptions {
    * evicted: it leaves the state, its saved progress is removed from `storage`, and the replay of the next
    * connect does not bring it back. Running runs are never evicted. Default 1,000
    * (`DEFAULT_MAX_FINISHED_RUNS`); `Infinity` keeps every run, as the official hook does. A long session stays
-   * as fast and as small as a short one: each kept run costs about 2 KB, and a read after a change copies the
-   * run indexes, so it costs O(runs kept), not O(runs ever seen).
+   * as fast and as small as a short one: a kept run with one progress and a short transcript costs about
+   * 2.5 KB (bench/RESULTS.md "Runs over a long session"; a transcript's parts come on top), and a read after
+   * a change copies the run indexes, so it costs O(runs kept), not O(runs ever seen).
    */
   maxFinishedRuns?: number;
   /**

@@ -31,7 +31,7 @@
  *   (which always begins with `started`) can still deliver them.
  *
  * ## Bounds (a long session must not get slower or bigger with age)
- * - Finished runs beyond `maxFinishedRuns` are evicted, the one that finished first first; a running run never
+ * - Finished runs beyond `maxFinishedRuns` are evicted, the earliest to finish first; a running run never
  *   is. The ids of evicted runs are remembered (the latest `10 × maxFinishedRuns`) so the replay of the next
  *   connect does not bring them back.
  * - A run keeps its newest `maxMilestones` milestones; `omittedMilestones` counts the others.
@@ -96,8 +96,8 @@ export class AgentToolRunsReducer {
   private readonly changed = new Set<string>();
   private published: AgentToolRunsState = EMPTY_STATE;
   /**
-   * The ids of the runs that changed in the latest snapshot `state` made (empty after `reset`), so a layer
-   * over the reducer can update only those instead of walking every run.
+   * The ids of the runs that changed (or were evicted) in the latest snapshot `state` made (empty after
+   * `reset`), so a layer over the reducer can update only those instead of walking every run.
    */
   get lastChanges(): readonly string[] {
     return this.snapshotChanges;

@@ -55,8 +55,8 @@ function Both({ agent, box, max }: { agent: EventTarget; box: Box; max?: number 
   return null;
 }
 
-/** A timeline and the run chips of run "run" (at most 20 milestones kept). */
-function MilestonesView({ agent, box }: { agent: ReturnType<typeof fakeAgent>; box: Box }) {
+/** One run as an app shows it: a timeline with expected steps and an announcer, and the run's chips. */
+function LongRun({ agent, box }: { agent: EventTarget; box: Box }) {
   const runs = useAgentToolEvents({ agent, storage: null, throttleMs: 0, maxMilestones: 20 });
   box.ours = runs;
   const run = runs.runsById.run;
@@ -94,7 +94,7 @@ describe("a long session under React", () => {
   it("a run past maxMilestones shows its newest ones and counts the earlier ones, in the timeline and the chips", () => {
     const agent = fakeAgent();
     const box: Box = {};
-    render(<MilestonesView agent={agent} box={box} />);
+    render(<LongRun agent={agent} box={box} />);
     agent.deliver(startedRun("run"));
     for (let s = 0; s < 50; s++) agent.deliver(milestone("run", s));
     const items = within(screen.getByRole("list", { name: "Timeline" })).getAllByRole("listitem");
