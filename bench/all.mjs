@@ -16,6 +16,11 @@ const BENCHES = {
   client: { file: "client.mjs", what: "chat hooks in jsdom vs @cloudflare/ai-chat/react, floor" },
   tools: { file: "tools.mjs", what: "agent-tool runs through a rendered tray vs agents/react, floor" },
   runs: { file: "runs-scale.mjs", what: "per-frame cost of agent-tool runs at 2k vs 8k milestones / runs" },
+  "chat-scale": {
+    file: "chat-scale.mjs",
+    args: ["--expose-gc"],
+    what: "per-frame cost of a chat at the first and the last checkpoint: streams that never end, tool calls, turns",
+  },
   memory: {
     file: "memory.mjs",
     what: "retained heap, 2,000 messages + 50 runs, vs the official hooks, floor",
@@ -43,10 +48,14 @@ const started = new Date();
 for (const name of names) {
   console.log(`\n━━━━━━━━ ${name}: ${BENCHES[name].what} ━━━━━━━━`);
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, [fileURLToPath(new URL(BENCHES[name].file, import.meta.url))], {
-    env,
-    stdio: "inherit",
-  });
+  const r = spawnSync(
+    process.execPath,
+    [...(BENCHES[name].args ?? []), fileURLToPath(new URL(BENCHES[name].file, import.meta.url))],
+    {
+      env,
+      stdio: "inherit",
+    },
+  );
   ran.push({ name, status: r.status, seconds: (performance.now() - t0) / 1000 });
 }
 
