@@ -467,7 +467,7 @@ export class MessageList {
     const m = this.list[i] as Msg;
     this.dirty = true;
     if (this.owned.has(m)) return m;
-    const copy = { ...m, parts: m.parts.slice() };
+    const copy = { ...m, parts: roomyCopy(m.parts) };
     this.owned.add(copy);
     this.owned.add(copy.parts);
     this.list[i] = copy;
@@ -487,6 +487,23 @@ export class MessageList {
       this.index.set(m.id, i);
     });
   }
+}
+
+/** Slots of room a long parts array is copied with (see `roomyCopy`). */
+const ROOM: readonly undefined[] = new Array(64).fill(undefined);
+
+/**
+ * A copy of `parts` to write to, with room for parts to come. A copy made by `slice()` is full, so the first
+ * part appended to it copies the whole array again (an engine grows a full array by reallocating it): for a
+ * message with thousands of tool calls every publish paid two copies of its parts instead of one (issue 26 §2).
+ * Copied with spare slots past its length instead (V8 keeps a backing store that shrinks by a little); short
+ * arrays are sliced, their copies cost nothing.
+ */
+function roomyCopy(parts: Part[]): Part[] {
+  if (parts.length < 256) return parts.slice();
+  const copy = parts.concat(ROOM as unknown as Part[]);
+  copy.length = parts.length;
+  return copy;
 }
 
 /** `xs` ascending without repeats (usually one index: the message a stream writes). */
