@@ -113,6 +113,37 @@ describe("ResumeMachine: probing", () => {
     expect(m.continuationStream).toBe("s2");
   });
 
+  it("a decision made while this tab's own turn streams probes only once that turn is done", () => {
+    // The server answers a probe with whatever is live: the turn itself, which this socket would have to ACK
+    // and be sent again from its start (the replayed approval request took the decision back on screen).
+    const m = machine();
+    m.handle({ type: "socket-open" });
+    m.handle({ type: "local-request", id: "r1" });
+    expect(m.route(resp("r1")).accept).toBe(true);
+    expect(sends(m.handle({ type: "expect-continuation" }))).toEqual([]);
+    expect(m.isToolContinuation).toBe(true);
+    const ended = m.route(resp("r1", { body: "", done: true }));
+    expect(ended.accept && ended.commands).toEqual([
+      { type: "stream-ended", streamId: "r1", reason: "done" },
+      { type: "send", frame: { type: "cf_agent_stream_resume_request", probeId: "p1" } },
+      { type: "arm-timer", probeId: "p1", ms: RESUME_PROBE_TIMEOUT_MS },
+    ]);
+    expect(acks(m.handle(offer("c1", "p1")))).toEqual([{ type: "cf_agent_stream_resume_ack", id: "c1" }]);
+    expect(m.continuationStream).toBe("c1");
+  });
+
+  it("a decision made while this tab's own turn streams is given up when that turn fails", () => {
+    const m = machine();
+    m.handle({ type: "socket-open" });
+    m.handle({ type: "local-request", id: "r1" });
+    m.route(resp("r1"));
+    m.handle({ type: "expect-continuation" });
+    const failed = m.route(resp("r1", { body: "Model overloaded", done: true, error: true }));
+    expect(sends(failed.commands ?? [])).toEqual([]);
+    expect(m.isToolContinuation).toBe(false);
+    expect(m.probeId).toBeUndefined();
+  });
+
   it("a held probe is answered by the continuation's own offer, without ever going out", () => {
     const m = machine();
     m.handle({ type: "socket-open" });

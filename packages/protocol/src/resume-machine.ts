@@ -354,14 +354,15 @@ export class ResumeMachine {
    * ACK, which this client never sends (one ACK per socket per stream), so the stream would stop here mid-way
    * (docs/protocol.md#probe-after-ack). Then the answer is known: `ask` (mount, `resumeStream()`) settles
    * with that stream at once, as the server's offer would; `wait` (a continuation, a stale stream) holds the
-   * probe until that stream ends, since only then can the server say something new.
+   * probe until that stream ends, since only then can the server say something new. `wait` also waits for
+   * this client's own turn (see `ownLiveStream`).
    */
   private startProbe(kind: "ask" | "wait"): ResumeCommand[] {
     if (this.probe) return [];
     this.probe = { id: this.createId(), sent: false };
     const live = this.ackedLiveStream();
-    if (live === undefined) return this.sendProbe();
-    return kind === "ask" ? this.settle("stream", live) : [];
+    if (kind === "ask") return live === undefined ? this.sendProbe() : this.settle("stream", live);
+    return live === undefined && this.ownLiveStream() === undefined ? this.sendProbe() : [];
   }
 
   private sendProbe(): ResumeCommand[] {
@@ -380,10 +381,23 @@ export class ResumeMachine {
     return this.probe !== undefined && this.continuationAfterProbe === this.probe.id;
   }
 
-  /** Sends a held probe once no stream this socket ACKed is live. */
+  /** Sends a held probe once no stream this socket ACKed, and no turn it requested, is live. */
   private sendHeldProbe(): ResumeCommand[] {
     if (!this.probe || this.probe.sent || this.ackedLiveStream() !== undefined) return [];
+    if (this.ownLiveStream() !== undefined) return [];
     return this.sendProbe();
+  }
+
+  /**
+   * This client's own turn, requested on this socket and still streaming to it. A continuation's probe waits
+   * for its end: the server answers a probe with the live stream, so the socket would have to ACK its own
+   * turn and be sent it again from the start, and the replayed approval request took back a decision already
+   * shown (a card read "Denied.", then "Denying…" again). Upstream probes for a continuation only once the
+   * turn before it has finished (docs/protocol.md#tool-continuations).
+   */
+  private ownLiveStream(): string | undefined {
+    for (const [id, s] of this.streams) if (s.origin === "local" && s.epoch === this.epoch) return id;
+    return undefined;
   }
 
   /** The latest live stream this socket ACKed, if any. */
@@ -506,10 +520,18 @@ export class ResumeMachine {
   }
 
   private end(id: string, reason: "done" | "error" | "idle" | "closed"): ResumeCommand[] {
+    const own = this.ownLiveStream() === id;
     if (!this.untrack(id)) return [];
     this.remember(id);
     if (this.continuationId === id) this.continuationId = undefined;
     const out: ResumeCommand[] = [{ type: "stream-ended", streamId: id, reason }];
+    // A continuation asked for during this client's own turn is asked for once that turn is done; a turn that
+    // fails instead gives it up, as upstream's pending continuation is reset when its status turns "error".
+    if (own && reason === "error" && this.probe?.sent === false && this.expectingContinuation) {
+      this.expectingContinuation = false;
+      out.push(...this.settle("none"));
+      return out;
+    }
     // A stream not heard of since the socket changed may have died with the old one (the agent restarted
     // and recovered the turn under another id: found by the fault suites, the spinner never stopped). The
     // reconnect's probe was answered with the stream that just ended, so ask again: the server answers idle

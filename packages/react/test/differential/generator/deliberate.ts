@@ -489,28 +489,6 @@ export const DIFFERENCES: Difference[] = kept([
     },
   },
   {
-    name: "new-decision-during-own-turn-probes",
-    group: "pending-new",
-    reason:
-      "an approval or client tool answered (with autoContinue) while this tab's own turn still streams or has just failed: ours sends a resume probe at once (and ACKs the server's offer of its own live stream, which the server then replays); official sends no probe then (the server offers it the continuation when it starts, as it parks the sender anyway)",
-    normalise: (pair, ctx) => {
-      if (frames(pair.official, "cf_agent_stream_resume_request").length > 0) return undefined;
-      if (frames(pair.ours, "cf_agent_stream_resume_request").length === 0) return undefined;
-      const acks = frames(pair.ours, "cf_agent_stream_resume_ack").filter((f) => ownRequest(f.id));
-      const decision = /^(approve|deny|answer the client tool)/.test(ctx.label);
-      if (acks.length === 0 && !decision) return undefined;
-      const sent = pair.ours.sent.filter((f) => {
-        const x = f as Record<string, unknown>;
-        // After a decision the probe's answer may offer whatever is live (this tab's turn, another's).
-        return !(
-          x.type === "cf_agent_stream_resume_request" ||
-          (x.type === "cf_agent_stream_resume_ack" && (ownRequest(x.id) || decision))
-        );
-      });
-      return { official: pair.official, ours: { ...pair.ours, sent } };
-    },
-  },
-  {
     name: "new-snapshot-drops-partial-tool-input",
     group: "pending-new",
     reason:
