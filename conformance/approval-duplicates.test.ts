@@ -15,6 +15,7 @@ import {
   AGENT,
   type Host,
   mountBeforeFirstSend,
+  roomNames,
   SKIP_REAL,
   until,
   useRealServer,
@@ -38,8 +39,7 @@ const allText = (ms: readonly UIMessage[]) =>
     .join("\n");
 const occurrences = (hay: string, needle: string) => hay.split(needle).length - 1;
 
-let n = 0;
-const room = (s: string) => `dup-${s}-${Date.now().toString(36)}-${++n}`;
+const room = roomNames("dup");
 
 /** A tab on the real server that records every frame it sends and receives. */
 function tab(host: Host, name: string) {

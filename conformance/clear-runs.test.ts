@@ -9,12 +9,11 @@
 import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { AgentClient, AgentToolRuns, ChatSession } from "../packages/client/src/index.ts";
-import { AGENT, type Host, SKIP_REAL, until, useRealServer } from "./real-server-harness.ts";
+import { AGENT, type Host, roomNames, SKIP_REAL, until, useRealServer } from "./real-server-harness.ts";
 
 const real = useRealServer();
 
-let n = 0;
-const room = (s: string) => `clear-${s}-${Date.now().toString(36)}-${++n}`;
+const room = roomNames("clear");
 const count = (runs: AgentToolRuns) => Object.keys(runs.getSnapshot().runsById).length;
 
 function connect(host: Host, name: string) {

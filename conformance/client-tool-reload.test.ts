@@ -15,6 +15,7 @@ import {
   AGENT,
   type Host,
   mountBeforeFirstSend,
+  roomNames,
   SKIP_REAL,
   until,
   useRealServer,
@@ -22,8 +23,7 @@ import {
 
 const real = useRealServer();
 
-let n = 0;
-const room = (s: string) => `reload-${s}-${Date.now().toString(36)}-${++n}`;
+const room = roomNames("reload");
 
 const textOf = (ms: readonly UIMessage[]) =>
   ms

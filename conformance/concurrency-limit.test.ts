@@ -12,12 +12,11 @@ import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { AgentClient, AgentToolRuns, ChatSession } from "../packages/client/src/index.ts";
 import { describeAgentToolFailure, recoveryFor } from "../packages/protocol/src/index.ts";
-import { AGENT, type Host, SKIP_REAL, until, useRealServer } from "./real-server-harness.ts";
+import { AGENT, type Host, roomNames, SKIP_REAL, until, useRealServer } from "./real-server-harness.ts";
 
 const real = useRealServer();
 
-let n = 0;
-const room = (s: string) => `limit-${s}-${Date.now().toString(36)}-${++n}`;
+const room = roomNames("limit");
 type ToolPart = { type: string; toolCallId: string; state: string; output?: unknown };
 const researchParts = (ms: readonly UIMessage[]) =>
   ms.flatMap((m) => m.parts).filter((p) => p.type === "tool-research") as unknown as ToolPart[];

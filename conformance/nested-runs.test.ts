@@ -19,7 +19,7 @@ import {
   ChatSession,
   ChildFollower,
 } from "../packages/client/src/index.ts";
-import { until } from "./real-server-harness.ts";
+import { roomNames, until } from "./real-server-harness.ts";
 
 const SKIP_REAL = process.env.RUNBOARD_SKIP_REAL_SERVER === "1";
 type Target = "mock" | "real";
@@ -69,8 +69,7 @@ const toolCallIds = (parts: readonly unknown[]) =>
     .filter((p) => p.type.startsWith("tool-") && p.toolCallId)
     .map((p) => p.toolCallId as string);
 
-let n = 0;
-const room = (s: string) => `nest-${s}-${Date.now().toString(36)}-${++n}`;
+const room = roomNames("nest");
 const targets: Target[] = SKIP_REAL ? ["mock"] : ["real", "mock"];
 
 for (const target of targets) {

@@ -80,3 +80,12 @@ export function mountBeforeFirstSend(
   }) as ChatSession["sendMessage"];
   return answered;
 }
+
+let rooms = 0;
+/**
+ * A fresh instance name per call, `<prefix>-<label>-<time>-<n>`: every test talks to its own Durable Object,
+ * so a run never sees an earlier run's transcript or runs.
+ */
+export function roomNames(prefix: string): (label: string) => string {
+  return (label) => `${prefix}-${label}-${Date.now().toString(36)}-${++rooms}`;
+}

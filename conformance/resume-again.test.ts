@@ -15,14 +15,14 @@ import {
   AGENT,
   type Host,
   mountBeforeFirstSend,
+  roomNames,
   SKIP_REAL,
   until,
   useRealServer,
 } from "./real-server-harness.ts";
 
 const real = useRealServer();
-let n = 0;
-const room = (s: string) => `again-${s}-${Date.now().toString(36)}-${++n}`;
+const room = roomNames("again");
 const HOSTS: Host[] = ["ai-chat", "think"];
 
 function client(host: Host, name: string) {

@@ -11,12 +11,11 @@
 import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { AgentClient, AgentToolRuns, ChatSession } from "../packages/client/src/index.ts";
-import { AGENT, type Host, SKIP_REAL, until, useRealServer } from "./real-server-harness.ts";
+import { AGENT, type Host, roomNames, SKIP_REAL, until, useRealServer } from "./real-server-harness.ts";
 
 const real = useRealServer();
 
-let n = 0;
-const room = (s: string) => `retry-${s}-${Date.now().toString(36)}-${++n}`;
+const room = roomNames("retry");
 
 describe.skipIf(SKIP_REAL)("retryAgentTool on the real runtime", () => {
   for (const host of ["ai-chat", "think"] as Host[]) {

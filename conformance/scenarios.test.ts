@@ -21,7 +21,7 @@ import {
   type ProgressStorage,
 } from "../packages/client/src/index.ts";
 import { describeAgentToolFailure, recoveryFor } from "../packages/protocol/src/index.ts";
-import { mountBeforeFirstSend, until } from "./real-server-harness.ts";
+import { mountBeforeFirstSend, roomNames, until } from "./real-server-harness.ts";
 
 const SKIP_REAL = process.env.RUNBOARD_SKIP_REAL_SERVER === "1";
 type Target = "mock" | "real";
@@ -225,8 +225,7 @@ function realFaultSeeds(host: Host): number[] {
   return Array.from({ length: count }, (_, i) => (host === "think" ? 1000 : 0) + 7 * i + 3);
 }
 
-let n = 0;
-const room = (s: string) => `cf-${s}-${Date.now().toString(36)}-${++n}`;
+const room = roomNames("cf");
 
 const targets: Target[] = SKIP_REAL ? ["mock"] : ["real", "mock"];
 

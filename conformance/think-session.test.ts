@@ -12,12 +12,11 @@ import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { AgentClient, ChatSession } from "../packages/client/src/index.ts";
 import { classifySyntheticMessage } from "../packages/protocol/src/index.ts";
-import { SKIP_REAL, until, useRealServer } from "./real-server-harness.ts";
+import { roomNames, SKIP_REAL, until, useRealServer } from "./real-server-harness.ts";
 
 const real = useRealServer();
 
-let n = 0;
-const room = (s: string) => `think-${s}-${Date.now().toString(36)}-${++n}`;
+const room = roomNames("think");
 const textOf = (m: { parts: readonly unknown[] } | undefined) =>
   (m?.parts ?? [])
     .map((p) => ((p as { type: string }).type === "text" ? (p as { text: string }).text : ""))
