@@ -6,37 +6,8 @@
  * Also: a call rejected by a close tells its streaming `onError`.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { until } from "../test/helpers.ts";
+import { FakeWebSocket, until } from "../test/helpers.ts";
 import { AgentClient } from "./agent-client.ts";
-
-/** A socket that opens at once, records what the client sends, and delivers what the test pushes. */
-class FakeWebSocket extends EventTarget {
-  static last: FakeWebSocket | undefined;
-  readyState = 0;
-  binaryType = "blob";
-  readonly sent: string[] = [];
-  constructor(readonly url: string) {
-    super();
-    FakeWebSocket.last = this;
-    setTimeout(() => {
-      this.readyState = 1;
-      this.dispatchEvent(new Event("open"));
-    });
-  }
-  send(data: string) {
-    this.sent.push(data);
-  }
-  close() {
-    this.readyState = 3;
-  }
-  push(frame: unknown) {
-    this.dispatchEvent(new MessageEvent("message", { data: JSON.stringify(frame) }));
-  }
-  drop() {
-    this.readyState = 3;
-    this.dispatchEvent(Object.assign(new Event("close"), { code: 1006, reason: "", wasClean: false }));
-  }
-}
 
 const socket = () => FakeWebSocket.last as FakeWebSocket;
 const mcp = { type: "cf_agent_mcp_servers", mcp: { servers: {}, tools: [], prompts: [], resources: [] } };

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { frameAgent } from "../test/helpers.ts";
 import { AgentToolRuns, type ProgressStorage } from "./agent-tool-runs.ts";
 
 // Issue 26 §2: a long session keeps what its caps allow and no more. Counted in runs, storage entries and
@@ -26,19 +27,7 @@ const wholeRun = (runId: string, replay = false) =>
     frame(runId, { kind: "finished", summary: "done" }, 2, `call_${runId}`),
   ].map((f) => (replay ? { ...f, replay: true } : f));
 
-function agent() {
-  const listeners = new Set<(e: { data: unknown }) => void>();
-  return {
-    addEventListener: (_t: string, fn: EventListenerOrEventListenerObject) =>
-      void listeners.add(fn as unknown as (e: { data: unknown }) => void),
-    removeEventListener: (_t: string, fn: EventListenerOrEventListenerObject) =>
-      void listeners.delete(fn as unknown as (e: { data: unknown }) => void),
-    deliver: (f: unknown) => {
-      const data = JSON.stringify(f);
-      for (const fn of listeners) fn({ data });
-    },
-  };
-}
+const agent = frameAgent;
 
 const memoryStorage = () => {
   const map = new Map<string, string>();

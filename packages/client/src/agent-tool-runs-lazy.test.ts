@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { frameAgent } from "../test/helpers.ts";
 import { AgentToolRuns, type ProgressStorage } from "./agent-tool-runs.ts";
 
 // A frame for one run must not cost a copy of every run's entry: the published state is built when it is read,
@@ -35,19 +36,7 @@ const text = (runId: string, seq: number, id: string, delta: string) =>
   frame(runId, { kind: "chunk", body: JSON.stringify({ type: "text-delta", id, delta }) }, seq);
 const finished = (runId: string) => frame(runId, { kind: "finished", summary: "done" }, 99);
 
-function agent() {
-  const listeners = new Set<(e: { data: unknown }) => void>();
-  return {
-    addEventListener: (_t: string, fn: EventListenerOrEventListenerObject) =>
-      void listeners.add(fn as unknown as (e: { data: unknown }) => void),
-    removeEventListener: (_t: string, fn: EventListenerOrEventListenerObject) =>
-      void listeners.delete(fn as unknown as (e: { data: unknown }) => void),
-    deliver: (f: unknown) => {
-      const data = JSON.stringify(f);
-      for (const fn of listeners) fn({ data });
-    },
-  };
-}
+const agent = frameAgent;
 
 const memoryStorage = (): ProgressStorage => {
   const map = new Map<string, string>();

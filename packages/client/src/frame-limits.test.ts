@@ -1,7 +1,7 @@
 /** The frame limits on a connection: a frame too large or too deep is refused once, unparsed, and the rest flow. */
 import { parseServerFrame } from "@runboard/protocol";
 import { afterEach, expect, it, vi } from "vitest";
-import { textOf, until } from "../test/helpers.ts";
+import { FakeWebSocket, textOf, until } from "../test/helpers.ts";
 import { AgentClient } from "./agent-client.ts";
 import { AgentToolRuns } from "./agent-tool-runs.ts";
 import { AgentStateStore, ChatApprovals } from "./approvals/index.ts";
@@ -12,28 +12,6 @@ vi.mock("@runboard/protocol", async (importOriginal) => {
   const m = await importOriginal<typeof import("@runboard/protocol")>();
   return { ...m, parseServerFrame: vi.fn(m.parseServerFrame) };
 });
-
-/** A socket that opens at once and delivers what the test pushes. */
-class FakeWebSocket extends EventTarget {
-  static last: FakeWebSocket | undefined;
-  readyState = 0;
-  binaryType = "blob";
-  constructor(readonly url: string) {
-    super();
-    FakeWebSocket.last = this;
-    setTimeout(() => {
-      this.readyState = 1;
-      this.dispatchEvent(new Event("open"));
-    });
-  }
-  send() {}
-  close() {
-    this.readyState = 3;
-  }
-  push(data: string) {
-    this.dispatchEvent(new MessageEvent("message", { data }));
-  }
-}
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -1,35 +1,10 @@
 import { encodeStreamResumeAck } from "@runboard/protocol";
 import { afterEach, expect, it, vi } from "vitest";
-import { until } from "../test/helpers.ts";
+import { FakeWebSocket, until } from "../test/helpers.ts";
 import { AgentClient } from "./agent-client.ts";
 import { AgentToolRuns } from "./agent-tool-runs.ts";
 import { ChatSession } from "./chat-session.ts";
 import { readFrame } from "./frame-source.ts";
-
-/** A socket that opens at once, records what is sent and delivers what the test pushes. */
-class FakeWebSocket extends EventTarget {
-  static last: FakeWebSocket | undefined;
-  readyState = 0;
-  binaryType = "blob";
-  readonly sent: string[] = [];
-  constructor(readonly url: string) {
-    super();
-    FakeWebSocket.last = this;
-    setTimeout(() => {
-      this.readyState = 1;
-      this.dispatchEvent(new Event("open"));
-    });
-  }
-  send(data: string) {
-    this.sent.push(data);
-  }
-  close() {
-    this.readyState = 3;
-  }
-  push(data: string) {
-    this.dispatchEvent(new MessageEvent("message", { data }));
-  }
-}
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -40,3 +40,52 @@ export function countReads(array: readonly unknown[]): () => number {
   });
   return () => reads;
 }
+
+/** A connection double for the run and chat stores: `deliver` hands a frame to every message listener as text. */
+export function frameAgent() {
+  const listeners = new Set<(e: { data: unknown }) => void>();
+  return {
+    addEventListener: (_t: string, fn: EventListenerOrEventListenerObject) =>
+      void listeners.add(fn as unknown as (e: { data: unknown }) => void),
+    removeEventListener: (_t: string, fn: EventListenerOrEventListenerObject) =>
+      void listeners.delete(fn as unknown as (e: { data: unknown }) => void),
+    deliver: (f: unknown) => {
+      const data = JSON.stringify(f);
+      for (const fn of listeners) fn({ data });
+    },
+  };
+}
+
+/**
+ * A socket that opens on the next task, records what the client sends, and delivers what the test pushes (a
+ * string as it is, anything else as JSON). `FakeWebSocket.last` is the newest one.
+ */
+export class FakeWebSocket extends EventTarget {
+  static last: FakeWebSocket | undefined;
+  readyState = 0;
+  binaryType = "blob";
+  readonly sent: string[] = [];
+  constructor(readonly url: string) {
+    super();
+    FakeWebSocket.last = this;
+    setTimeout(() => {
+      this.readyState = 1;
+      this.dispatchEvent(new Event("open"));
+    });
+  }
+  send(data: string) {
+    this.sent.push(data);
+  }
+  close() {
+    this.readyState = 3;
+  }
+  push(frame: unknown) {
+    const data = typeof frame === "string" ? frame : JSON.stringify(frame);
+    this.dispatchEvent(new MessageEvent("message", { data }));
+  }
+  /** The connection drops (close code 1006). */
+  drop() {
+    this.readyState = 3;
+    this.dispatchEvent(Object.assign(new Event("close"), { code: 1006, reason: "", wasClean: false }));
+  }
+}
