@@ -60,7 +60,8 @@ const milestone = (runId, seq) =>
     1,
     "call_1",
   );
-const progress = (runId, n) =>
+/** Progress report `n` of a run, at sequence `seq` (default `n`), of tool call `parent`. */
+const progress = (runId, n, seq = n, parent = `call_${runId}`) =>
   frame(
     runId,
     {
@@ -72,8 +73,8 @@ const progress = (runId, n) =>
         data: { fraction: (n % 100) / 100, message: `step ${n}` },
       }),
     },
-    n,
-    `call_${runId}`,
+    seq,
+    parent,
   );
 
 /** One run, `history` milestones, then 500 more. */
@@ -338,22 +339,6 @@ const READS_AT = 32;
 /** The official reducer stops at the checkpoint where its CPU time passed this (ms): it is O(history) a frame. */
 const OFFICIAL_BUDGET_MS = Number(process.env.BENCH_OFFICIAL_BUDGET_MS ?? 60_000);
 
-const progressSameSeq = (runId, n, parent) =>
-  frame(
-    runId,
-    {
-      kind: "chunk",
-      body: JSON.stringify({
-        type: "data-agent-progress",
-        id: `p-${n}`,
-        transient: true,
-        data: { fraction: (n % 100) / 100, message: `step ${n}` },
-      }),
-    },
-    1,
-    parent,
-  );
-
 /**
  * The sessions: `frame(i)` is the session's i-th frame (made on the fly, so the session's text is not held in
  * memory), `items(i)` how many finished items (runs, milestones, progress ids) i frames made.
@@ -398,7 +383,7 @@ const LONG_SESSIONS = {
     checkpoints: [37_500, 75_000, 150_000, 300_000, 600_000],
     item: "progress id",
     items: (i) => Math.max(0, i - 1),
-    frame: (i) => (i === 0 ? started("run-1", "call_1") : progressSameSeq("run-1", i, "call_1")),
+    frame: (i) => (i === 0 ? started("run-1", "call_1") : progress("run-1", i, 1, "call_1")),
   },
 };
 
