@@ -19,7 +19,7 @@ export type {
 export { AgentToolRunsReducer } from "./agent-tool-runs.ts";
 export {
   type AgentToolApplyResult,
-  type AgentToolRunsOptions,
+  type AgentToolRunsOptions as AgentToolRunsReducerOptions,
   type AgentToolRunsState,
   DEFAULT_MAX_MILESTONES,
 } from "./agent-tool-runs-support.ts";
