@@ -3,9 +3,9 @@
  * `delegate` word's synchronous AgentTool call.
  */
 import { request } from "node:http";
+import { parseSyncAgentTool } from "@runboard/protocol";
 import { createHelixStreamDecoder, HelixRunsReducer, type HelixRunsState } from "@runboard/protocol/helix";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseSyncAgentTool } from "../../packages/protocol/src/sync-agent-tool.ts";
 import { demoAgents } from "../src/index.ts";
 import { room, startServer, type TestServer } from "./ws-client.ts";
 

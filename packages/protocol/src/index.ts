@@ -171,7 +171,7 @@ export {
   type StreamOrigin,
 } from "./resume-machine.ts";
 export {
-  SYNC_AGENT_TOOL_NAME,
+  parseSyncAgentTool,
   type SyncAgentToolCall,
   type SyncAgentToolRun,
   syncAgentToolRun,

@@ -101,7 +101,7 @@ export {
   withCancelling,
   withDismissed,
 } from "./run-tray-rules.ts";
-export { SYNC_AGENT_TOOL_CUT_AT, SYNC_AGENT_TOOL_LIMIT } from "./sync-agent-tool.ts";
+export { SYNC_AGENT_TOOL_CUT_AT, SYNC_AGENT_TOOL_LIMIT, SYNC_AGENT_TOOL_NAME } from "./sync-agent-tool.ts";
 export {
   milestoneAnnouncement,
   omittedMilestonesText,

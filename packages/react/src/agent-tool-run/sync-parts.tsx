@@ -5,8 +5,8 @@
  * Each part renders nothing for a run that is not such a call.
  */
 
-import { SYNC_AGENT_TOOL_NAME, type SyncAgentToolCall } from "@runboard/protocol";
-import { SYNC_AGENT_TOOL_LIMIT } from "@runboard/protocol/view";
+import type { SyncAgentToolCall } from "@runboard/protocol";
+import { SYNC_AGENT_TOOL_LIMIT, SYNC_AGENT_TOOL_NAME } from "@runboard/protocol/view";
 import type { ReactNode } from "react";
 import { dataFlag, type PrimitiveProps, renderPart, usePartContext } from "../primitives/index.ts";
 import { RunContext } from "./root.tsx";
