@@ -8,6 +8,9 @@ const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
 // Tests import the packages by name; resolve them to source so no build step is needed.
 const alias = {
+  // Subpaths before the package's own entry: a prefix alias would otherwise swallow them.
+  "@runboard/protocol/view": here("./packages/protocol/src/view.ts"),
+  "@runboard/protocol/helix": here("./packages/protocol/src/helix/index.ts"),
   "@runboard/protocol": here("./packages/protocol/src/index.ts"),
   "@runboard/client/helix": here("./packages/client/src/helix/index.ts"),
   "@runboard/client": here("./packages/client/src/index.ts"),

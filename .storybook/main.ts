@@ -71,6 +71,9 @@ const config: StorybookConfig = {
       ...c.resolve,
       alias: {
         ...(c.resolve?.alias as Record<string, string> | undefined),
+        // Before the package's own entry: a prefix alias would otherwise swallow the subpaths.
+        "@runboard/protocol/view": here("../packages/protocol/src/view.ts"),
+        "@runboard/protocol/helix": here("../packages/protocol/src/helix/index.ts"),
         "@runboard/protocol": here("../packages/protocol/src/index.ts"),
         "@runboard/client/helix": here("../packages/client/src/helix/index.ts"),
         "@runboard/client": here("../packages/client/src/index.ts"),

@@ -39,6 +39,9 @@ async function bundle(modules) {
     resolve: {
       alias: {
         "@runboard/client": src("client/src/index.ts"),
+        // Subpaths before the package's own entry: a prefix alias would otherwise swallow them.
+        "@runboard/protocol/view": src("protocol/src/view.ts"),
+        "@runboard/protocol/helix": src("protocol/src/helix/index.ts"),
         "@runboard/protocol": src("protocol/src/index.ts"),
       },
     },

@@ -16,7 +16,7 @@ import type { UIMessage } from "ai";
 import { afterAll, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { AgentClient, AgentToolRuns, ChatSession } from "../packages/client/src/index.ts";
-import { describeAgentToolFailure, recoveryFor } from "../packages/protocol/src/index.ts";
+import { describeAgentToolFailure, recoveryFor } from "../packages/protocol/src/view.ts";
 import { until } from "./real-server-harness.ts";
 
 const SKIP_REAL = process.env.RUNBOARD_SKIP_REAL_SERVER === "1";

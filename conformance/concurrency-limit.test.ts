@@ -11,7 +11,7 @@ import type { UIMessage } from "ai";
 import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { AgentClient, AgentToolRuns, ChatSession } from "../packages/client/src/index.ts";
-import { describeAgentToolFailure, recoveryFor } from "../packages/protocol/src/index.ts";
+import { describeAgentToolFailure, recoveryFor } from "../packages/protocol/src/view.ts";
 import { AGENT, type Host, roomNames, SKIP_REAL, until, useRealServer } from "./real-server-harness.ts";
 
 const real = useRealServer();

@@ -20,7 +20,7 @@ import {
   openChildChat,
   type ProgressStorage,
 } from "../packages/client/src/index.ts";
-import { describeAgentToolFailure, recoveryFor } from "../packages/protocol/src/index.ts";
+import { describeAgentToolFailure, recoveryFor } from "../packages/protocol/src/view.ts";
 import { mountBeforeFirstSend, roomNames, until } from "./real-server-harness.ts";
 
 const SKIP_REAL = process.env.RUNBOARD_SKIP_REAL_SERVER === "1";

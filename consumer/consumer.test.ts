@@ -188,6 +188,20 @@ describe("installing @runboard/react alone", () => {
         ),
       );
       expect(helix.stdout.trim()).toBe("function o");
+      // The protocol's subpaths resolve the same way.
+      const view = check(
+        "importing @runboard/protocol/view and /helix",
+        await run(
+          process.execPath,
+          [
+            "--input-type=module",
+            "-e",
+            'const v = await import("@runboard/protocol/view"); const h = await import("@runboard/protocol/helix"); console.log(typeof v.runTitle, typeof h.HelixRunsReducer);',
+          ],
+          { cwd: dir },
+        ),
+      );
+      expect(view.stdout.trim()).toBe("function function");
     },
     STEP,
   );

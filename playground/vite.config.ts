@@ -8,6 +8,11 @@ export default defineConfig({
   resolve: {
     // Source, not dist: protocol edits show up without a rebuild.
     alias: {
+      // Before the package's own entry: a prefix alias would otherwise swallow the subpaths.
+      "@runboard/protocol/view": fileURLToPath(new URL("../packages/protocol/src/view.ts", import.meta.url)),
+      "@runboard/protocol/helix": fileURLToPath(
+        new URL("../packages/protocol/src/helix/index.ts", import.meta.url),
+      ),
       "@runboard/protocol": fileURLToPath(new URL("../packages/protocol/src/index.ts", import.meta.url)),
       // Before the package's own entry: a prefix alias would otherwise swallow the subpath.
       "@runboard/client/helix": fileURLToPath(

@@ -1,6 +1,7 @@
 import type { AgentClientOptions, AgentToolRuns, CallableAgent } from "@runboard/client";
 import { delay, milestone, progress, text } from "@runboard/mock-server/msw";
-import { getRunsForToolCall, type Part, type AgentToolRunState as RunData } from "@runboard/protocol";
+import type { Part, AgentToolRunState as RunData } from "@runboard/protocol";
+import { getRunsForToolCall } from "@runboard/protocol/view";
 import {
   AgentToolRun,
   type NestedRuns,

@@ -4,7 +4,8 @@
  * with `helixDemoStream` into `useHelixRuns().store.consume`.
  */
 import { helixDemoStream } from "@runboard/mock-server/msw";
-import type { HelixRun, Part } from "@runboard/protocol";
+import type { Part } from "@runboard/protocol";
+import type { HelixRun } from "@runboard/protocol/helix";
 import { AgentToolRun, HelixChild, RunTray, useHelixChildren, useHelixRuns } from "@runboard/react";
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { type ReactNode, useEffect, useState } from "react";

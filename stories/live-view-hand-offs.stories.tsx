@@ -1,4 +1,5 @@
-import { type LiveViewHandOff, type LiveViewMode, parseLiveViewSession } from "@runboard/protocol";
+import type { LiveViewHandOff, LiveViewMode } from "@runboard/protocol";
+import { parseLiveViewSession } from "@runboard/protocol/view";
 import { LiveView, type LiveViewRootProps } from "@runboard/react";
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { useCallback, useEffect, useState } from "react";

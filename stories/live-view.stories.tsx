@@ -1,4 +1,5 @@
-import { type LiveViewMode, type LiveViewSession, parseLiveViewSession } from "@runboard/protocol";
+import type { LiveViewMode, LiveViewSession } from "@runboard/protocol";
+import { parseLiveViewSession } from "@runboard/protocol/view";
 import { LiveView, type LiveViewRootProps } from "@runboard/react";
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { type ReactNode, useCallback, useEffect, useState } from "react";

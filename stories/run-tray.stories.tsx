@@ -1,5 +1,6 @@
 import { type ChildRunSpec, delay, milestone, progress, type Step, text } from "@runboard/mock-server/msw";
-import { type AgentToolRunState, recoveryFor } from "@runboard/protocol";
+import type { AgentToolRunState } from "@runboard/protocol";
+import { recoveryFor } from "@runboard/protocol/view";
 import { Progress, RunTray, type RunTrayRootProps, useAgentChat, useAgentToolEvents } from "@runboard/react";
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { useEffect, useRef, useState } from "react";

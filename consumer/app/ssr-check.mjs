@@ -100,6 +100,8 @@ const { renderToString, renderToPipeableStream } = await import("react-dom/serve
 
 phase = "import packages";
 await import("@runboard/protocol");
+await import("@runboard/protocol/view");
+await import("@runboard/protocol/helix");
 await import("@runboard/client");
 await import("@runboard/react");
 

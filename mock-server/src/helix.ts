@@ -4,7 +4,7 @@
  * listed through the companion tools. The Node server serves it as SSE at `GET /helix/stream` (`?cut=<n>` ends
  * it after n chunks, mid-run); the stories play it in the page with `helixDemoStream`. No Node imports here.
  */
-import { HELIX_DOCS_TRACE, type HelixChunk } from "@runboard/protocol";
+import { HELIX_DOCS_TRACE, type HelixChunk } from "@runboard/protocol/helix";
 
 /** One chunk and the pause before it, in ms (scaled by the server's `delayScale`). */
 export interface HelixScriptStep {

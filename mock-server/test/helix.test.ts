@@ -3,12 +3,8 @@
  * `delegate` word's synchronous AgentTool call.
  */
 import { request } from "node:http";
-import {
-  createHelixStreamDecoder,
-  HelixRunsReducer,
-  type HelixRunsState,
-  parseSyncAgentTool,
-} from "@runboard/protocol";
+import { parseSyncAgentTool } from "@runboard/protocol";
+import { createHelixStreamDecoder, HelixRunsReducer, type HelixRunsState } from "@runboard/protocol/helix";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoAgents } from "../src/index.ts";
 import { room, startServer, type TestServer } from "./ws-client.ts";

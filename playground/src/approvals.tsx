@@ -3,7 +3,8 @@
  * approvals kept in agent state. The card is the same everywhere; the inline card sits in the tool part, the
  * queue lists everything still waiting.
  */
-import { type ApprovalRequest, approvalStatusText, revealHiddenCharacters } from "@runboard/protocol";
+import type { ApprovalRequest } from "@runboard/protocol";
+import { approvalStatusText, revealHiddenCharacters } from "@runboard/protocol/view";
 import { ApprovalCard, ApprovalQueue } from "@runboard/react";
 
 /**

@@ -7,11 +7,11 @@
 import type { AgentToolRuns } from "@runboard/client";
 import {
   type ApprovalRequest,
-  isAgentEvent,
   type AgentToolRunState as Run,
   syncAgentToolRun,
   type ToolPartLike,
 } from "@runboard/protocol";
+import { isAgentEvent } from "@runboard/protocol/view";
 import {
   AgentEvent,
   type AgentEventPartProps,

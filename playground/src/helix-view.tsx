@@ -4,13 +4,10 @@
  * sub-agent call's run inside it, nested levels inside their caller. Persistent children (spawned through the
  * companion tools) are listed in a RunTray with Send message and Terminate, which post to the mock.
  */
-import {
-  type HelixRun,
-  type HelixRunsState,
-  type Part,
-  type ToolPartLike,
-  toolValueText,
-} from "@runboard/protocol";
+
+import type { Part, ToolPartLike } from "@runboard/protocol";
+import type { HelixRun, HelixRunsState } from "@runboard/protocol/helix";
+import { toolValueText } from "@runboard/protocol/view";
 import { AgentToolRun, HelixChild, RunTray, useHelixChildren, useHelixRuns } from "@runboard/react";
 import { type ReactNode, useEffect, useState } from "react";
 import { AGENT_HOST } from "./config.ts";

@@ -5,12 +5,8 @@
  * on Reload; a tool's `{ needsHumanLogin: url }` hand-off is shown too, and a closed session reads "Session ended.".
  */
 import type { AgentClient } from "@runboard/client";
-import {
-  type ApprovalRequest,
-  type LiveViewHandOff,
-  type LiveViewMode,
-  parseLiveViewSession,
-} from "@runboard/protocol";
+import type { ApprovalRequest, LiveViewHandOff, LiveViewMode } from "@runboard/protocol";
+import { parseLiveViewSession } from "@runboard/protocol/view";
 import { LiveView, type UseAgentChatResult } from "@runboard/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { AGENT_HOST } from "./config.ts";

@@ -1,6 +1,7 @@
 /** A child run beside its tool call, built from `AgentToolRun`, `Progress` and `MilestoneTimeline`. */
 import type { AgentClientOptions, AgentToolRuns } from "@runboard/client";
-import { type AgentToolRunState as Run, runTitle } from "@runboard/protocol";
+import type { AgentToolRunState as Run } from "@runboard/protocol";
+import { runTitle } from "@runboard/protocol/view";
 import { AgentToolRun, MilestoneTimeline, type NestedRuns } from "@runboard/react";
 import { createContext, type ReactNode, useContext } from "react";
 import { RunProgress } from "./run-progress.tsx";

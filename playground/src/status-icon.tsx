@@ -4,7 +4,7 @@
  * failed, a bar when it was cancelled or denied, a pause when it was interrupted, a dot while it waits for a
  * person. Decorative: the status is always also said in words beside it.
  */
-import type { ToolStatusKind } from "@runboard/protocol";
+import type { ToolStatusKind } from "@runboard/protocol/view";
 
 /** A tool's kind of status or a run's (`TrayStatus`) status. */
 export type GlyphStatus = ToolStatusKind | "completed" | "error" | "aborted" | "interrupted" | "cancelling";

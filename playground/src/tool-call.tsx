@@ -14,7 +14,7 @@ import {
   toolStatus,
   truncateText,
   valueText,
-} from "@runboard/protocol";
+} from "@runboard/protocol/view";
 import { RunTray, type ToolPartProps } from "@runboard/react";
 import type { ReactNode } from "react";
 import { StatusIcon } from "./status-icon.tsx";

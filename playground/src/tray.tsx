@@ -4,7 +4,8 @@
  * `retryAgentTool` callable, open a run's own chat, dismiss finished ones.
  */
 import type { AgentClient } from "@runboard/client";
-import { type AgentToolRunState as Run, recoveryFor, toolInputGist } from "@runboard/protocol";
+import type { AgentToolRunState as Run } from "@runboard/protocol";
+import { recoveryFor, toolInputGist } from "@runboard/protocol/view";
 import { Progress, RunTray, type UseAgentToolEventsResult } from "@runboard/react";
 import { useState } from "react";
 import { StatusIcon } from "./status-icon.tsx";

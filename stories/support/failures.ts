@@ -1,10 +1,7 @@
 /** One run per failure status and per interrupt reason, and a malformed envelope: the Failure stories' fixtures. */
-import {
-  AGENT_TOOL_FAILURE_REASON_TEXT,
-  type AgentToolFailure,
-  type AgentToolInterruptReason,
-  type AgentToolRunState,
-} from "@runboard/protocol";
+
+import type { AgentToolFailure, AgentToolInterruptReason, AgentToolRunState } from "@runboard/protocol";
+import { AGENT_TOOL_FAILURE_REASON_TEXT } from "@runboard/protocol/view";
 
 const base = (runId: string, name: string, failure: AgentToolFailure): AgentToolRunState => ({
   runId,

@@ -7,15 +7,13 @@
  * `refresh()` fetches at once (new tabs the agent opened show without waiting for the expiry refresh), and
  * `refreshIntervalMs` does that on a clock. Views subscribe to its snapshot.
  */
+import type { LiveViewHandOff, LiveViewMode, LiveViewSession } from "@runboard/protocol";
 import {
-  type LiveViewHandOff,
-  type LiveViewMode,
-  type LiveViewSession,
   MIN_REFRESH_DELAY_MS,
   parseLiveViewSession,
   refreshDelay,
   retryDelay,
-} from "@runboard/protocol";
+} from "@runboard/protocol/view";
 
 /**
  * Fetches a fresh session for a mode, e.g. `({ mode }) => agent.call<LiveViewSession>("liveView", [{ mode }])`.

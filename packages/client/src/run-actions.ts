@@ -6,8 +6,8 @@
  * `AgentToolRuns` store has its own, a tray without a store has its own — so two connections never share it.
  * A view subscribes to `getSnapshot()` and calls the actions; it decides nothing itself.
  */
+import type { AgentToolRunState } from "@runboard/protocol";
 import {
-  type AgentToolRunState,
   canCancel,
   observeRun,
   type RunTimes,
@@ -15,7 +15,7 @@ import {
   settleCancelling,
   type TrackedRun,
   withCancelling,
-} from "@runboard/protocol";
+} from "@runboard/protocol/view";
 
 /** The part of an agent connection (an `AgentClient`, or what the official `useAgent` returns) that calls a method. */
 export interface CallableAgent {

@@ -1,17 +1,249 @@
-/** `@runboard/react`: hooks with the official names and options, and headless components. */
-export * from "./agent-event/index.ts";
-export * from "./agent-tool-run/index.ts";
-export * from "./approval/index.ts";
-export * from "./branch-picker/index.ts";
-export * from "./chat-messages.tsx";
-export * from "./chat-status/index.ts";
-export * from "./helix/index.ts";
-export * from "./live-view/index.ts";
-export * from "./message-parts/index.ts";
-export * from "./milestone-timeline/index.ts";
-export * from "./official-helpers.ts";
-export * from "./progress/index.ts";
-export * from "./run-tray/index.ts";
-export * from "./use-agent.ts";
-export * from "./use-agent-chat.ts";
-export * from "./use-agent-tool-events.ts";
+/**
+ * `@runboard/react`: hooks with the official names and options, and headless components. The names are
+ * chosen one by one (listed in `api/exports.json`, checked by `npm test`): a part's context hooks and the
+ * per-component run action hooks are internal; the wording and rules behind the parts are in
+ * `@runboard/protocol/view`.
+ */
+export {
+  AgentEvent,
+  type AgentEventLabelProps,
+  type AgentEventMatchProps,
+  type AgentEventMessage,
+  type AgentEventRootProps,
+  type AgentEventTextProps,
+} from "./agent-event/index.ts";
+export {
+  AgentToolRun,
+  type AgentToolRunActionProps,
+  type AgentToolRunAgentTypeProps,
+  type AgentToolRunAllowedToolsProps,
+  type AgentToolRunBlockedProps,
+  type AgentToolRunContentProps,
+  type AgentToolRunCutByAgentProps,
+  type AgentToolRunElapsedProps,
+  type AgentToolRunHeaderProps,
+  type AgentToolRunInputProps,
+  type AgentToolRunInterruptedProps,
+  type AgentToolRunMilestonesProps,
+  type AgentToolRunModelProps,
+  type AgentToolRunProgressProps,
+  type AgentToolRunPromptProps,
+  type AgentToolRunResultProps,
+  type AgentToolRunResultTextProps,
+  type AgentToolRunResultToggleProps,
+  type AgentToolRunRootProps,
+  type AgentToolRunStatusProps,
+  type AgentToolRunSummaryProps,
+  type AgentToolRunTranscriptProps,
+  type AgentToolRunTriggerProps,
+  type ChildChat,
+  type FollowFrom,
+  type NestedRuns,
+  type RunAction,
+  type RunActionProps,
+  type RunCancelProps,
+  type RunElapsedProps,
+  type RunErrorProps,
+  type RunFailureProps,
+  type RunIconProps,
+  type RunMessageProps,
+  type RunMilestoneProps,
+  type RunMilestonesProps,
+  type RunPhaseProps,
+  type RunProgressProps,
+  type RunStatusProps,
+  type RunsSource,
+  type RunTitleProps,
+  useChildChat,
+} from "./agent-tool-run/index.ts";
+export {
+  ApprovalCard,
+  type ApprovalCardApproveProps,
+  type ApprovalCardArgumentsProps,
+  type ApprovalCardConfirmActionProps,
+  type ApprovalCardConfirmCancelProps,
+  type ApprovalCardConfirmContentProps,
+  type ApprovalCardConfirmDescriptionProps,
+  type ApprovalCardConfirmOverlayProps,
+  type ApprovalCardConfirmProps,
+  type ApprovalCardConfirmTitleProps,
+  type ApprovalCardDenyProps,
+  type ApprovalCardDenyReasonInputProps,
+  type ApprovalCardDenyReasonProps,
+  type ApprovalCardExpiryProps,
+  type ApprovalCardPermissionsProps,
+  type ApprovalCardRiskProps,
+  type ApprovalCardRootProps,
+  type ApprovalCardStatusProps,
+  type ApprovalCardSummaryProps,
+  type ApprovalCardTitleProps,
+  ApprovalQueue,
+  type ApprovalQueueApproveAllProps,
+  type ApprovalQueueCountProps,
+  type ApprovalQueueDenyAllProps,
+  type ApprovalQueueItemProps,
+  type ApprovalQueueListProps,
+  type ApprovalQueueRootProps,
+  type UseChatApprovalsOptions,
+  type UseExecutionApprovalsOptions,
+  type UseWorkflowApprovalsOptions,
+  useChatApprovals,
+  useExecutionApprovals,
+  useWorkflowApprovals,
+} from "./approval/index.ts";
+export {
+  BranchPicker,
+  type BranchPickerCountProps,
+  type BranchPickerRootProps,
+  type BranchSource,
+  useBranchStep,
+} from "./branch-picker/index.ts";
+export {
+  ChatMessageList,
+  type ChatMessageListProps,
+  type ChatMessagesInput,
+  ChatMessagesProvider,
+  type ChatMessagesProviderProps,
+  type ChatMessagesSource,
+  useChatMessage,
+  useChatMessageIds,
+} from "./chat-messages.tsx";
+export {
+  ChatStatus,
+  type ChatStatusAnnouncerProps,
+  type ChatStatusCompactionProps,
+  type ChatStatusMessageProps,
+  type ChatStatusRootProps,
+  type ChatStatusSource,
+} from "./chat-status/index.ts";
+export {
+  HelixChild,
+  type HelixChildSendMessageProps,
+  type HelixChildTerminateProps,
+  type UseHelixChildrenResult,
+  type UseHelixRunsOptions,
+  type UseHelixRunsResult,
+  useHelixChildren,
+  useHelixChildSendMessage,
+  useHelixChildTerminate,
+  useHelixRuns,
+} from "./helix/index.ts";
+export {
+  LiveView,
+  type LiveViewContinueProps,
+  type LiveViewErrorProps,
+  type LiveViewFrameProps,
+  type LiveViewModeOptionProps,
+  type LiveViewModeSwitchProps,
+  type LiveViewOpenInNewTabProps,
+  type LiveViewPanelProps,
+  type LiveViewPanelsProps,
+  type LiveViewRefusedProps,
+  type LiveViewReloadProps,
+  type LiveViewRootProps,
+  type LiveViewStatusProps,
+  type LiveViewTabInfo,
+  type LiveViewTabListProps,
+  type LiveViewTabProps,
+  type LiveViewTakeOverProps,
+  type UseLiveViewResult,
+  useLiveView,
+} from "./live-view/index.ts";
+export {
+  type AgentEventPartProps,
+  type AgentToolRunPartProps,
+  type ApprovalPartProps,
+  type ClientToolPromptProps,
+  type FilePartProps,
+  type MessagePart,
+  type MessagePartProps,
+  MessageParts,
+  type MessagePartsComponents,
+  type MessagePartsProps,
+  type MessagePartsRuns,
+  type ReasoningPartProps,
+  type SourcePartProps,
+  type TextPartProps,
+  type ToolPartProps,
+  type UnknownPartProps,
+} from "./message-parts/index.ts";
+export {
+  MilestoneTimeline,
+  type MilestoneTimelineAnnouncerProps,
+  type MilestoneTimelineDataProps,
+  type MilestoneTimelineItemProps,
+  type MilestoneTimelineListProps,
+  type MilestoneTimelineNameProps,
+  type MilestoneTimelineRootProps,
+  type MilestoneTimelineTimeProps,
+} from "./milestone-timeline/index.ts";
+export {
+  type AgentToolRunPart,
+  type AgentToolRunState,
+  type AgentTransport,
+  type AITool,
+  type ChatTurnEndEvent,
+  type ChatTurnOutcome,
+  type ClientToolSchema,
+  detectToolsRequiringConfirmation,
+  extractClientToolSchemas,
+  getAgentMessages,
+  getToolApproval,
+  getToolCallId,
+  getToolInput,
+  getToolOutput,
+  getToolPartState,
+  type JSONSchemaType,
+  type OnToolCallCallback,
+  type PrepareSendMessagesRequestOptions,
+  type PrepareSendMessagesRequestResult,
+} from "./official-helpers.ts";
+export {
+  Progress,
+  type ProgressDataProps,
+  type ProgressIndicatorProps,
+  type ProgressRootProps,
+  type ProgressRun,
+} from "./progress/index.ts";
+export {
+  focusRunInTray,
+  RunTray,
+  type RunTrayAction,
+  type RunTrayActionProps,
+  type RunTrayAgent,
+  type RunTrayAnnouncerProps,
+  type RunTrayBadgeProps,
+  type RunTrayClearFinishedProps,
+  type RunTrayElapsedProps,
+  type RunTrayEmptyProps,
+  type RunTrayInputProps,
+  type RunTrayInterruptedProps,
+  type RunTrayItemProps,
+  type RunTrayItemState,
+  type RunTrayLinkProps,
+  type RunTrayListProps,
+  type RunTrayMilestonesProps,
+  type RunTrayProgressProps,
+  type RunTrayRecoveryProps,
+  type RunTrayRootProps,
+  type RunTrayStalledProps,
+  type RunTrayStatusProps,
+  type RunTraySummaryProps,
+  type RunTrayTriggerProps,
+  runTrayItemId,
+  useRunTrayClearFinished,
+} from "./run-tray/index.ts";
+export { type TypedAgentClient, type UseAgentOptions, useAgent } from "./use-agent.ts";
+export {
+  type AddToolResultOptions,
+  type ThinkChatOptions,
+  type UseAgentChatOptions,
+  type UseAgentChatResult,
+  type UseThinkChatOptions,
+  useAgentChat,
+} from "./use-agent-chat.ts";
+export {
+  type UseAgentToolEventsResult,
+  useAgentToolEvents,
+  useAgentToolRun,
+} from "./use-agent-tool-events.ts";

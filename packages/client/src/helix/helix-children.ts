@@ -4,8 +4,8 @@
  * `applyToolParts` with a chat's tool parts); Send message and Terminate are the app's callbacks (the parent
  * agent sends or terminates; helix has no client protocol for it). One call per child at a time.
  */
+import type { AgentToolRunState } from "@runboard/protocol";
 import {
-  type AgentToolRunState,
   applyCompanionResult,
   type HelixChild,
   helixChildKey,
@@ -13,7 +13,7 @@ import {
   mergeSubSessionRefs,
   readSubSessionRef,
   type SubSessionRef,
-} from "@runboard/protocol";
+} from "@runboard/protocol/helix";
 
 /** Options of `HelixChildren`. */
 export interface HelixChildrenOptions {

@@ -1,4 +1,4 @@
-import { HELIX_DOCS_TRACE } from "@runboard/protocol";
+import { HELIX_DOCS_TRACE } from "@runboard/protocol/helix";
 import { describe, expect, it, vi } from "vitest";
 import { FakeEventSource } from "../../../../test-support/helix.ts";
 import { HelixRuns } from "./index.ts";

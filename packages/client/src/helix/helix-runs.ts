@@ -11,7 +11,7 @@ import {
   HelixRunsReducer,
   type HelixRunsState,
   helixStreamFormat,
-} from "@runboard/protocol";
+} from "@runboard/protocol/helix";
 import { coalesce } from "../notify.ts";
 import { RunActions } from "../run-actions.ts";
 

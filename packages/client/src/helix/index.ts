@@ -8,6 +8,6 @@ export type {
   HelixRun,
   HelixRunsState,
   SubSessionRef,
-} from "@runboard/protocol";
+} from "@runboard/protocol/helix";
 export * from "./helix-children.ts";
 export * from "./helix-runs.ts";

@@ -1,6 +1,6 @@
 /** AgentEvent against the mock server's background run (a real injected message) and classified fixtures. */
 import { createMockAgentServer, demoAgents, type MockAgentServer } from "@runboard/mock-server";
-import { isAgentEvent } from "@runboard/protocol";
+import { isAgentEvent } from "@runboard/protocol/view";
 import { act, cleanup, render, screen, waitFor, within } from "@testing-library/react";
 import type { UIMessage } from "ai";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";

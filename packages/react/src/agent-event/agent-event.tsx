@@ -3,13 +3,13 @@
  * notice) shown as an event of the agent, not as words the user typed or the model said. The protocol's
  * classifier decides; a note (`role="note"`) named for what happened carries it.
  */
+
 import {
-  agentEventLabel,
   type ClassifiableMessage,
   classifySyntheticMessage,
-  messageText,
   type SyntheticMessage,
 } from "@runboard/protocol";
+import { agentEventLabel, messageText } from "@runboard/protocol/view";
 import type { UIMessage } from "ai";
 import type { ReactNode } from "react";
 import {

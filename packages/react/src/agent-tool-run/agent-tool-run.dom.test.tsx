@@ -13,7 +13,8 @@ import {
   progress,
   text,
 } from "@runboard/mock-server";
-import { getRunsForToolCall, type Part, type AgentToolRunState as RunData } from "@runboard/protocol";
+import type { Part, AgentToolRunState as RunData } from "@runboard/protocol";
+import { getRunsForToolCall } from "@runboard/protocol/view";
 import { act, cleanup, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { UIMessage } from "ai";

@@ -1,12 +1,11 @@
 /** What `AgentToolRun` shows of the child's work: its type, transcript, input, summary and interruption. */
+import type { AgentToolRunState, Part } from "@runboard/protocol";
 import {
-  type AgentToolRunState,
   interruptReasonLabel,
-  type Part,
   revealHiddenCharacters,
   runSummaryText,
   valueText,
-} from "@runboard/protocol";
+} from "@runboard/protocol/view";
 import { Fragment, type ReactNode } from "react";
 import { dataFlag, type PrimitiveProps, renderPart, usePartContext } from "../primitives/index.ts";
 import type { NestedRuns } from "./follow.ts";

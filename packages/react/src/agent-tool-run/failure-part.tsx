@@ -3,7 +3,11 @@
  * person understands, from its failure envelope (docs/protocol.md#agent-tool-failure-envelope). The Error part
  * stays the server's bare text; Failure says the status, the reason and the server's text together.
  */
-import { type AgentToolFailureStatus, describeAgentToolFailure, failureOfRunEnd } from "@runboard/protocol";
+import {
+  type AgentToolFailureStatus,
+  describeAgentToolFailure,
+  failureOfRunEnd,
+} from "@runboard/protocol/view";
 import type { ReactElement } from "react";
 import { dataFlag, type PrimitiveProps, renderPart } from "../primitives/index.ts";
 import type { RunPartNames } from "./run-parts.tsx";

@@ -1,9 +1,7 @@
 /** What AgentToolRun and RunTray say about a run that did not complete, and when they offer Retry. */
-import {
-  AGENT_TOOL_FAILURE_REASON_TEXT,
-  type AgentToolFailure,
-  type AgentToolRunState as RunData,
-} from "@runboard/protocol";
+
+import type { AgentToolFailure, AgentToolRunState as RunData } from "@runboard/protocol";
+import { AGENT_TOOL_FAILURE_REASON_TEXT } from "@runboard/protocol/view";
 import { cleanup, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { RunTray } from "../run-tray/run-tray.tsx";

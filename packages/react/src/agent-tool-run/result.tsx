@@ -2,7 +2,7 @@
  * A run's result, possibly long: cut to a length and a number of lines, with a toggle to show all of it (a
  * disclosure: `data-state` `open` when whole, `closed` when cut).
  */
-import { runSummaryText, truncateText, valueText } from "@runboard/protocol";
+import { runSummaryText, truncateText, valueText } from "@runboard/protocol/view";
 import { type MouseEvent, type ReactNode, useId } from "react";
 import {
   composeEventHandlers,

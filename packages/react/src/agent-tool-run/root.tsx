@@ -12,14 +12,12 @@ import type {
   RunActionHandlers,
   RunActions,
 } from "@runboard/client";
-import {
-  type AgentToolRunState as AgentToolRunData,
-  type AgentToolRunStatus,
-  type AgentToolRunsState,
-  type RunTimes,
-  runTitle,
-  trayStatus,
+import type {
+  AgentToolRunState as AgentToolRunData,
+  AgentToolRunStatus,
+  AgentToolRunsState,
 } from "@runboard/protocol";
+import { type RunTimes, runTitle, trayStatus } from "@runboard/protocol/view";
 import { useCallback, useContext, useEffect, useId, useRef, useSyncExternalStore } from "react";
 import {
   createPartContext,

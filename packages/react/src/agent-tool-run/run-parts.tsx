@@ -4,14 +4,14 @@
  * and `RunTray` name them with one-line components (`AgentToolRun.Title`, `RunTray.Title`) that differ only
  * in display name and error text. They read the run scope `AgentToolRun.Root` or a `RunTray` item provides.
  */
+import type { AgentToolMilestone } from "@runboard/protocol";
 import {
-  type AgentToolMilestone,
   omittedMilestonesText,
   runIcon,
   runTitle,
   TRAY_STATUS_LABELS,
   type TrayStatus,
-} from "@runboard/protocol";
+} from "@runboard/protocol/view";
 import { type ComponentType, createContext, type ReactElement, type ReactNode, useContext } from "react";
 import {
   type ActionButtonProps,

@@ -4,7 +4,8 @@
  * render the same run parts (`run-parts.tsx`) instead of two copies.
  */
 import { type AgentToolRuns, RunActions } from "@runboard/client";
-import type { AgentToolRunState, TrayStatus } from "@runboard/protocol";
+import type { AgentToolRunState } from "@runboard/protocol";
+import type { TrayStatus } from "@runboard/protocol/view";
 import { createContext, useContext, useState, useSyncExternalStore } from "react";
 
 /** What the run parts read about their run. */

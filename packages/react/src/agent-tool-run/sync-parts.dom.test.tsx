@@ -1,5 +1,7 @@
 /** A synchronous AgentTool call (no agent-tool events) through AgentToolRun: prompt, tools, model, wait, cut mark. */
-import { SYNC_AGENT_TOOL_CUT_AT, syncAgentToolRun } from "@runboard/protocol";
+
+import { syncAgentToolRun } from "@runboard/protocol";
+import { SYNC_AGENT_TOOL_CUT_AT } from "@runboard/protocol/view";
 import { cleanup, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it } from "vitest";

@@ -4,7 +4,9 @@
  * are read from the call, the parent's wait is shown while it runs, and a result the agent cut is marked so.
  * Each part renders nothing for a run that is not such a call.
  */
-import { SYNC_AGENT_TOOL_LIMIT, SYNC_AGENT_TOOL_NAME, type SyncAgentToolCall } from "@runboard/protocol";
+
+import type { SyncAgentToolCall } from "@runboard/protocol";
+import { SYNC_AGENT_TOOL_LIMIT, SYNC_AGENT_TOOL_NAME } from "@runboard/protocol/view";
 import type { ReactNode } from "react";
 import { dataFlag, type PrimitiveProps, renderPart, usePartContext } from "../primitives/index.ts";
 import { RunContext } from "./root.tsx";

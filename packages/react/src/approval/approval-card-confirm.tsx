@@ -4,7 +4,7 @@
  * Escape cancels, and only its Approve sends the approval.
  */
 import type * as RadixDialog from "@radix-ui/react-dialog";
-import { revealHiddenCharacters } from "@runboard/protocol";
+import { revealHiddenCharacters } from "@runboard/protocol/view";
 import {
   type ComponentPropsWithRef,
   type ReactNode,

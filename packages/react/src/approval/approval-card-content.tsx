@@ -5,7 +5,7 @@
  * character in a name or an argument is shown as a marker (`⟨U+202E⟩`) instead of silently reordering or
  * hiding text. Children an app passes are its own and shown as given.
  */
-import { formatArguments, revealHiddenCharacters } from "@runboard/protocol";
+import { formatArguments, revealHiddenCharacters } from "@runboard/protocol/view";
 import { useLayoutEffect } from "react";
 import {
   dataFlag,

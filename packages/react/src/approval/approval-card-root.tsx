@@ -4,10 +4,8 @@ import {
   type ApprovalRequest,
   type ApprovalState,
   approvalState,
-  canApprove,
-  canDeny,
-  needsConfirmation,
 } from "@runboard/protocol";
+import { canApprove, canDeny, needsConfirmation } from "@runboard/protocol/view";
 import { type RefObject, useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import { useLatest } from "../lifetime.ts";
 import {

@@ -1,10 +1,6 @@
 /** `ApprovalCard.Status`: the card's live region, saying what happened to the request. */
-import {
-  type ApprovalRequest,
-  type ApprovalState,
-  approvalStatusText,
-  revealHiddenCharacters,
-} from "@runboard/protocol";
+import type { ApprovalRequest, ApprovalState } from "@runboard/protocol";
+import { approvalStatusText, revealHiddenCharacters } from "@runboard/protocol/view";
 import type { ReactNode } from "react";
 import { type AnnouncerProps, renderAnnouncer, usePartContext } from "../primitives/index.ts";
 import { CardContext } from "./approval-card-context.ts";

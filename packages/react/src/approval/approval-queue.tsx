@@ -2,13 +2,8 @@
  * `ApprovalQueue`: every pending approval in one list, whatever its source (chat tool parts across messages and
  * parallel tool calls, Think durable pauses, workflow items), with approve-all and deny-all.
  */
-import {
-  type ApprovalRequest,
-  approvalState,
-  canApprove,
-  canDeny,
-  needsConfirmation,
-} from "@runboard/protocol";
+import { type ApprovalRequest, approvalState } from "@runboard/protocol";
+import { canApprove, canDeny, needsConfirmation } from "@runboard/protocol/view";
 import { createContext, type ReactNode, useCallback, useContext, useMemo } from "react";
 import {
   createActionButton,

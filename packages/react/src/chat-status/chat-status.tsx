@@ -3,13 +3,14 @@
  * after an eviction, one that gave up, a compaction, a stream the agent or another tab started. The state
  * and its words come from `describeChatStatus` in `@runboard/protocol`; the flags from `useAgentChat()`.
  */
+
+import type { CompactionSummary } from "@runboard/protocol";
 import {
   type ChatStatusFlags,
   type ChatStatusState,
-  type CompactionSummary,
   compactionText,
   describeChatStatus,
-} from "@runboard/protocol";
+} from "@runboard/protocol/view";
 import {
   type AnnouncerProps,
   createPartContext,

@@ -5,7 +5,7 @@
  * null disables the part.
  */
 import type { HelixChildren } from "@runboard/client/helix";
-import { runTitle } from "@runboard/protocol";
+import { runTitle } from "@runboard/protocol/view";
 import { type FormEvent, type ReactNode, useContext, useId, useState, useSyncExternalStore } from "react";
 import { RunScopeContext } from "../agent-tool-run/run-scope.ts";
 import {

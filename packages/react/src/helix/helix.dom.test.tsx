@@ -3,7 +3,8 @@
  * MilestoneTimeline, and RunTray listing persistent children with Send message and Terminate.
  */
 import type { HelixChildrenOptions } from "@runboard/client/helix";
-import { HELIX_DOCS_TRACE, type Part } from "@runboard/protocol";
+import type { Part } from "@runboard/protocol";
+import { HELIX_DOCS_TRACE } from "@runboard/protocol/helix";
 import { act, cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { ReactNode } from "react";

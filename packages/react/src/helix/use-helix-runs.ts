@@ -11,7 +11,7 @@ import {
   type HelixRunsOptions,
   type HelixRunsState,
 } from "@runboard/client/helix";
-import type { HelixRun } from "@runboard/protocol";
+import type { HelixRun } from "@runboard/protocol/helix";
 import { useEffect, useMemo, useSyncExternalStore } from "react";
 import { useLatest, useOwned } from "../lifetime.ts";
 

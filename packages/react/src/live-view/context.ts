@@ -3,15 +3,14 @@
  * the ids that wire tabs to panels) and the tab context each list and panel render sets for its parts.
  */
 import type { LiveViewRefreshFailure } from "@runboard/client";
+import type { LiveViewMode, LiveViewTarget } from "@runboard/protocol";
 import type {
   FrameLoad,
   LiveViewControl,
-  LiveViewMode,
   LiveViewState,
-  LiveViewTarget,
   LiveViewTargetState,
   LiveViewUrlVerdict,
-} from "@runboard/protocol";
+} from "@runboard/protocol/view";
 import { type RefObject, useContext } from "react";
 import { createPartContext, usePartContext } from "../primitives/index.ts";
 

@@ -4,7 +4,11 @@
  * must not get scripts and that origin together), the frame's sandbox (never with top navigation), and a dev
  * warning per kind of refused URL that says how to fix it without naming the URL.
  */
-import { type LiveViewRefusal, type NormalizedLiveViewUrlPolicy, normalizeOrigins } from "@runboard/protocol";
+import {
+  type LiveViewRefusal,
+  type NormalizedLiveViewUrlPolicy,
+  normalizeOrigins,
+} from "@runboard/protocol/view";
 import { useEffect, useMemo } from "react";
 import { useHydrated, warnOnce } from "../primitives/index.ts";
 import type { LiveViewTabInfo } from "./context.ts";

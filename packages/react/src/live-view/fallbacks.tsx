@@ -1,5 +1,5 @@
 /** `LiveView.Refused` and `LiveView.OpenInNewTab`: what a person sees when a tab's page cannot be embedded. */
-import type { LiveViewUrlVerdict } from "@runboard/protocol";
+import type { LiveViewUrlVerdict } from "@runboard/protocol/view";
 import type { ReactNode } from "react";
 import { dataFlag, type PrimitiveProps, renderPart } from "../primitives/index.ts";
 import { useTabOrActive } from "./context.ts";

@@ -4,12 +4,8 @@
  * targets and URLs are shown are pure rules in @runboard/protocol.
  */
 import type { LiveViewRefresh } from "@runboard/client";
-import {
-  type LiveViewControl,
-  type LiveViewHandOff,
-  type LiveViewMode,
-  liveViewState,
-} from "@runboard/protocol";
+import type { LiveViewHandOff, LiveViewMode } from "@runboard/protocol";
+import { type LiveViewControl, liveViewState } from "@runboard/protocol/view";
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import { dataFlag, type PrimitiveProps, renderPart, useControllableState } from "../primitives/index.ts";
 import { type LiveViewRootContextValue, RootContext } from "./context.ts";

@@ -1,6 +1,6 @@
 /** `LiveView.Status` and `LiveView.Error`: what the view says about itself, and a failing refresh. */
-import type { LiveViewControl, LiveViewState } from "@runboard/protocol";
-import { liveViewStatusText } from "@runboard/protocol";
+import type { LiveViewControl, LiveViewState } from "@runboard/protocol/view";
+import { liveViewStatusText } from "@runboard/protocol/view";
 import type { ReactNode } from "react";
 import {
   type AnnouncerProps,

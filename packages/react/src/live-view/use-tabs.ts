@@ -14,7 +14,7 @@ import {
   targetLabel,
   targetState,
   visibleTargets,
-} from "@runboard/protocol";
+} from "@runboard/protocol/view";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useState } from "react";
 import type { LiveViewTabInfo } from "./context.ts";
 import type { EmbedPolicy } from "./embed-policy.ts";

@@ -3,7 +3,7 @@
  * the tool ones with `data-tool` / `data-status`) so an app can style them or replace them one by one.
  * Everything the server sent is rendered as text, never as HTML.
  */
-import { revealHiddenCharacters } from "@runboard/protocol";
+import { revealHiddenCharacters } from "@runboard/protocol/view";
 import { AgentEvent } from "../agent-event/index.ts";
 import { AgentToolRun } from "../agent-tool-run/index.ts";
 import { ApprovalCard } from "../approval/index.ts";

@@ -6,14 +6,16 @@
 import {
   type ApprovalRequest,
   classifySyntheticMessage,
-  compactedMarks,
-  getRunsForToolCall,
   getToolName,
   isToolUIPart,
-  revealHiddenCharacters,
   type ToolPartLike,
-  toolValueText,
 } from "@runboard/protocol";
+import {
+  compactedMarks,
+  getRunsForToolCall,
+  revealHiddenCharacters,
+  toolValueText,
+} from "@runboard/protocol/view";
 import type { UIMessage } from "ai";
 import { Fragment, type ReactNode, useEffect, useRef } from "react";
 import { defaultParts } from "./defaults.tsx";

@@ -3,15 +3,14 @@
  * `aria-current="step"`, expected ones shown as upcoming, and a polite live region for new milestones.
  * `Root` holds the milestones (it renders no element, like Radix's Dialog.Root); `List` is the `<ol>`.
  */
+import type { AgentToolMilestone, AgentToolRunState } from "@runboard/protocol";
 import {
-  type AgentToolMilestone,
-  type AgentToolRunState,
   milestoneAnnouncement,
   type TimelineItem,
   timelineItems,
   unseenMilestones,
   valueText,
-} from "@runboard/protocol";
+} from "@runboard/protocol/view";
 import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from "react";
 import { useLatest } from "../lifetime.ts";
 import {

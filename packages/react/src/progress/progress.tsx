@@ -2,8 +2,8 @@
  * `Progress`: a progress bar (`role="progressbar"`) for a fraction 0..1, or for an agent-tool run's latest
  * progress. Unstyled: the indicator exposes `--rb-progress` and `data-*` state for CSS to draw with.
  */
+import type { AgentToolRunState } from "@runboard/protocol";
 import {
-  type AgentToolRunState,
   normalizeFraction,
   type ProgressReading,
   type ProgressState,
@@ -11,7 +11,7 @@ import {
   progressState,
   progressValueText,
   runTitle,
-} from "@runboard/protocol";
+} from "@runboard/protocol/view";
 import type { CSSProperties, ReactNode } from "react";
 import {
   createPartContext,

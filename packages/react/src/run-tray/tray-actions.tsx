@@ -2,7 +2,8 @@
  * What a person can do to a run in the tray — cancel it, open its chat, dismiss it once finished — as hooks
  * for parts of your own and as buttons, plus the stall notice.
  */
-import { type AgentToolRunState, canDismiss, runTitle, stalledLabel } from "@runboard/protocol";
+import type { AgentToolRunState } from "@runboard/protocol";
+import { canDismiss, runTitle, stalledLabel } from "@runboard/protocol/view";
 import { useContext } from "react";
 import { RunScopeContext, useRunScope } from "../agent-tool-run/run-scope.ts";
 import {

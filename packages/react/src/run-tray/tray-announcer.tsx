@@ -1,10 +1,6 @@
 /** `RunTray.Announcer`: the tray's polite live region, which says when a run it saw running ends. */
-import {
-  type AgentToolRunState,
-  endingsAnnouncement,
-  observeEndings,
-  watchRunning,
-} from "@runboard/protocol";
+import type { AgentToolRunState } from "@runboard/protocol";
+import { endingsAnnouncement, observeEndings, watchRunning } from "@runboard/protocol/view";
 import { useEffect, useRef, useState } from "react";
 import { useLatest } from "../lifetime.ts";
 import { type AnnouncerProps, renderAnnouncer, usePartContext } from "../primitives/index.ts";

@@ -2,7 +2,8 @@
  * The state behind `RunTray.ClearFinished`, kept by `RunTray.Root`: which listed runs are finished, and one call
  * of the app's `onClearFinished` at a time (docs/protocol.md#clearing-runs).
  */
-import { type AgentToolRunState, canDismiss } from "@runboard/protocol";
+import type { AgentToolRunState } from "@runboard/protocol";
+import { canDismiss } from "@runboard/protocol/view";
 import { useCallback, useRef, useState } from "react";
 
 /** What `RunTray.Root` needs to offer Clear finished. */

@@ -4,12 +4,8 @@
  * page to show that run. The tray holding it opens, scrolls the item into view and focuses it. Items have a
  * stable `id` from their run id, so a plain `href="#…"` finds them too.
  */
-import {
-  type AgentToolRunState,
-  type DetachedDispatch,
-  detachedDispatchOf,
-  runTitle,
-} from "@runboard/protocol";
+import type { AgentToolRunState } from "@runboard/protocol";
+import { type DetachedDispatch, detachedDispatchOf, runTitle } from "@runboard/protocol/view";
 import { type MouseEvent, useEffect, useState } from "react";
 import { composeEventHandlers, dataFlag, type PrimitiveProps, renderPart } from "../primitives/index.ts";
 

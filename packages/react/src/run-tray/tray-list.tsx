@@ -2,14 +2,8 @@
  * The tray's disclosure and list: the trigger and its badge, the list of runs (one item per run, each in its
  * own run scope, so the shared run parts read it), and the empty state.
  */
-import {
-  type AgentToolRunState,
-  activeCount,
-  isStalled,
-  runTitle,
-  stallDueAt,
-  trayStatus,
-} from "@runboard/protocol";
+import type { AgentToolRunState } from "@runboard/protocol";
+import { activeCount, isStalled, runTitle, stallDueAt, trayStatus } from "@runboard/protocol/view";
 import {
   type MouseEvent,
   type ReactNode,

@@ -4,7 +4,8 @@
  * come from a store): what it saw of each run, and which cancels are on their way.
  */
 import { type RunActionHandlers, RunActions, type RunActionsSnapshot } from "@runboard/client";
-import { type AgentToolRunState, activeCount, visibleRuns, withDismissed } from "@runboard/protocol";
+import type { AgentToolRunState } from "@runboard/protocol";
+import { activeCount, visibleRuns, withDismissed } from "@runboard/protocol/view";
 import {
   type RefObject,
   useCallback,

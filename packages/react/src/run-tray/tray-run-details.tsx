@@ -4,15 +4,15 @@
  * Reconnect (re-attach to a child still running), through the root's run actions
  * (docs/protocol.md#retry-and-reconnect). Every text is the server's, rendered as text, never as HTML.
  */
+import type { AgentToolRunState } from "@runboard/protocol";
 import {
-  type AgentToolRunState,
   interruptReasonLabel,
   recoveryFor,
   revealHiddenCharacters,
   runSummaryText,
   runTitle,
   toolValueText,
-} from "@runboard/protocol";
+} from "@runboard/protocol/view";
 import { useContext } from "react";
 import { RunScopeContext, useRunScope } from "../agent-tool-run/run-scope.ts";
 import {

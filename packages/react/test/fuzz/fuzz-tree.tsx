@@ -11,7 +11,8 @@
  *   `useChatApprovals`, and `RunTray` (with `Progress` bars) over the background runs.
  */
 import type { AgentClient } from "@runboard/client";
-import { type AgentToolRunState as AgentToolRunData, getRunsForToolCall } from "@runboard/protocol";
+import type { AgentToolRunState as AgentToolRunData } from "@runboard/protocol";
+import { getRunsForToolCall } from "@runboard/protocol/view";
 import type { UIMessage } from "ai";
 import { createContext, memo, useContext } from "react";
 import { AgentEvent } from "../../src/agent-event/index.ts";

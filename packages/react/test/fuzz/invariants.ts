@@ -3,7 +3,8 @@
  * empty list when all hold), so a failure names every broken rule at once.
  */
 import type { ChatSnapshot } from "@runboard/client";
-import { type AgentToolRunState, type AgentToolRunsState, compareRuns } from "@runboard/protocol";
+import type { AgentToolRunState, AgentToolRunsState } from "@runboard/protocol";
+import { compareRuns } from "@runboard/protocol/view";
 
 const CHAT_STATUSES = new Set(["ready", "submitted", "streaming", "error"]);
 const ROLES = new Set(["user", "assistant", "system"]);

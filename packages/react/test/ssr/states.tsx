@@ -10,15 +10,14 @@ import {
   type AgentToolMilestone,
   type AgentToolRunsState,
   type ApprovalRequest,
-  getRunsForToolCall,
   type LiveViewSession,
   type MessageBranch,
   type Part,
   type AgentToolRunState as RunData,
-  SYNC_AGENT_TOOL_LIMIT,
   type SyncAgentToolRun,
   syncAgentToolRun,
 } from "@runboard/protocol";
+import { getRunsForToolCall, SYNC_AGENT_TOOL_LIMIT } from "@runboard/protocol/view";
 import type { UIMessage } from "ai";
 import type { ReactElement, ReactNode } from "react";
 import { AgentEvent } from "../../src/agent-event/index.ts";
