@@ -84,7 +84,7 @@ export type AgentToolRunMilestonesProps = RunMilestonesProps;
  * const renderPart = (part: Part) =>
  *   isToolUIPart(part)
  *     ? getRunsForToolCall({ runsByToolCallId }, part).map((r) => (
- *         <AgentToolRun.Root key={r.runId} runs={store} runId={r.runId} onDrillIn={setDrilled}>
+ *         <AgentToolRun.Root key={r.runId} store={store} runId={r.runId} onDrillIn={setDrilled}>
  *           <AgentToolRun.Header>
  *             <AgentToolRun.Icon /> <AgentToolRun.Title /> <AgentToolRun.Status /> <AgentToolRun.Elapsed />
  *             <AgentToolRun.Trigger>Details</AgentToolRun.Trigger>

@@ -1,7 +1,8 @@
 /**
  * `AgentToolRun.Root`: holds one child run, its disclosure state and its actions, and provides the run
  * scope the shared run parts read. The run's times and its cancel come from the store's `RunActions` when
- * the root has the store (`runs`), so they survive the card re-mounting; else from the root's own.
+ * the root has the store (`store`, the prop `RunTray.Root` takes too), so they survive the card re-mounting
+ * and agree with the tray; else from the root's own.
  */
 import type {
   AgentClientOptions,
@@ -96,14 +97,15 @@ export type RunsSource = Pick<AgentToolRuns, "subscribe" | "getSnapshot" | "acti
 // `onError` is a failed cancel here, not the DOM's resource error event (a div has none of its own).
 /** Props of `AgentToolRun.Root`. */
 export interface AgentToolRunRootProps extends Omit<PrimitiveProps<"div">, "onError">, RunActionProps {
-  /** The run to show. Or pass `runs` and `runId` to re-render only when that run changes. */
+  /** The run to show. Or pass `store` and `runId` to re-render only when that run changes. */
   run?: AgentToolRunData;
   /**
-   * The store of `useAgentToolEvents().store`: with `runId`, the run to show; in any case the run's times and
-   * cancel (through the store's agent) are the store's, shared by every view of the run.
+   * The store of `useAgentToolEvents().store` (the prop `RunTray.Root` takes too): with `runId`, the run to
+   * show; in any case the run's times and its cancel, retry and reconnect (through the store's agent) are the
+   * store's, shared by every view of the run (a cancel sent from the tray reads here too).
    */
-  runs?: RunsSource;
-  /** Which run of `runs` to show. */
+  store?: RunsSource;
+  /** Which run of `store` to show. */
   runId?: string;
   /** Controlled open state of the content. */
   open?: boolean;
@@ -136,7 +138,7 @@ export interface AgentToolRunRootProps extends Omit<PrimitiveProps<"div">, "onEr
  */
 export function Root({
   run: runProp,
-  runs,
+  store,
   runId,
   open: openProp,
   defaultOpen,
@@ -155,16 +157,21 @@ export function Root({
   reconnectMethod,
   ...props
 }: AgentToolRunRootProps) {
-  const fromStore = useAgentToolRun(runs ?? NO_STORE, runId ?? "");
-  if (runProp === undefined && (runs === undefined || runId === undefined))
+  const fromStore = useAgentToolRun(store ?? NO_STORE, runId ?? "");
+  if ("runs" in props)
+    warnOnce(
+      "AgentToolRun.Root:runs",
+      "AgentToolRun.Root's `runs` prop was renamed `store` (the name RunTray.Root uses): pass store={useAgentToolEvents().store}.",
+    );
+  if (runProp === undefined && (store === undefined || runId === undefined))
     warnOnce(
       "AgentToolRun.Root:run",
-      "AgentToolRun.Root needs a run: pass `run`, or `runs` (useAgentToolEvents().store) and `runId`.",
+      "AgentToolRun.Root needs a run: pass `run`, or `store` (useAgentToolEvents().store) and `runId`.",
     );
   const run = runProp ?? fromStore;
   const parent = useContext(RunContext.Context);
   // A nested run without a store of its own uses its parent's actions: one record of what was seen.
-  const actions = useRunActions(runs ?? (parent ? { actions: parent.actions } : undefined));
+  const actions = useRunActions(store ?? (parent ? { actions: parent.actions } : undefined));
   const cancelling = useCancelling(actions, run?.runId ?? "");
   // Retry and Reconnect read disabled while theirs is on its way: re-render when that starts or ends.
   useSyncExternalStore(actions.subscribe, () => actions.isRecovering(run?.runId ?? ""), notRecovering);
