@@ -63,8 +63,9 @@ export type RunTrayElapsedProps = RunElapsedProps;
  * @example
  * ```tsx
  * const agent = useAgent({ agent: "ChatAgent" });
- * const { unboundRuns } = useAgentToolEvents({ agent });
- * <RunTray.Root runs={unboundRuns} agent={agent} onDrillIn={openChildChat} stallAfterMs={30_000}>
+ * const { store } = useAgentToolEvents({ agent });
+ * // The store's background runs; its cancels and times are shared with every AgentToolRun of `store`.
+ * <RunTray.Root store={store} onDrillIn={openChildChat} stallAfterMs={30_000}>
  *   <RunTray.Trigger>
  *     Background runs <RunTray.Badge />
  *   </RunTray.Trigger>
