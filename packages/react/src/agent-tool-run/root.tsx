@@ -34,7 +34,13 @@ import {
 } from "../primitives/index.ts";
 import { useAgentToolRun } from "../use-agent-tool-events.ts";
 import { type NestedRuns, useFollowChild, useFollower } from "./follow.ts";
-import { RunScopeContext, type RunScopeValue, useCancelling, useRunActions } from "./run-scope.ts";
+import {
+  RunOwnerContext,
+  RunScopeContext,
+  type RunScopeValue,
+  useCancelling,
+  useRunActions,
+} from "./run-scope.ts";
 
 /** A callback the app supplies for a run action. */
 export type RunAction = (run: AgentToolRunData) => void;
@@ -248,21 +254,23 @@ export function Root({
   };
   return (
     <RunContext.Context.Provider value={value}>
-      <RunScopeContext.Provider value={scope}>
-        {renderPart("div", {
-          "data-rb-part": "AgentToolRun.Root",
-          role: "group",
-          "aria-label": runTitle(run),
-          "data-status": run.status,
-          "data-state": open ? "open" : "closed",
-          "data-cancelling": dataFlag(isCancelling),
-          "data-depth": value.depth,
-          "data-run-id": run.runId,
-          "data-agent-type": run.agentType,
-          "data-following": dataFlag(nested !== null),
-          ...props,
-        })}
-      </RunScopeContext.Provider>
+      <RunOwnerContext.Provider value={value}>
+        <RunScopeContext.Provider value={scope}>
+          {renderPart("div", {
+            "data-rb-part": "AgentToolRun.Root",
+            role: "group",
+            "aria-label": runTitle(run),
+            "data-status": run.status,
+            "data-state": open ? "open" : "closed",
+            "data-cancelling": dataFlag(isCancelling),
+            "data-depth": value.depth,
+            "data-run-id": run.runId,
+            "data-agent-type": run.agentType,
+            "data-following": dataFlag(nested !== null),
+            ...props,
+          })}
+        </RunScopeContext.Provider>
+      </RunOwnerContext.Provider>
     </RunContext.Context.Provider>
   );
 }

@@ -110,6 +110,40 @@ describe("a run in the tray and inline, on one store", () => {
     store.dispose();
   });
 
+  it("a retry sent from the tray reads in the inline card, and is sent once", async () => {
+    const agent = fakeAgent();
+    const store = new AgentToolRuns({ agent, storage: null, throttleMs: 0 });
+    render(
+      <>
+        <RunTray.Root store={store} defaultOpen>
+          <RunTray.List>
+            <RunTray.Item>
+              <RunTray.Title /> <RunTray.Retry />
+            </RunTray.Item>
+          </RunTray.List>
+        </RunTray.Root>
+        <AgentToolRun.Root store={store} runId="r1" data-testid="card">
+          <AgentToolRun.Retry />
+        </AgentToolRun.Root>
+      </>,
+    );
+    agent.deliver(started);
+    agent.deliver({
+      type: "agent-tool-event",
+      sequence: 1,
+      event: { runId: "r1", kind: "interrupted", error: "stopped", childStillRunning: false },
+    });
+    const user = userEvent.setup();
+    await user.click(screen.getByRole("button", { name: "Retry Research" }));
+    const inline = within(screen.getByTestId("card")).getByRole("button", {
+      name: "Retry",
+    }) as HTMLButtonElement;
+    expect(inline.disabled).toBe(true);
+    await user.click(inline);
+    expect(agent.calls.filter((c) => c.method === "retryAgentTool")).toHaveLength(1);
+    store.dispose();
+  });
+
   it("stamps the last signal when the frame arrives, not when the tray renders", () => {
     let clock = 1_000;
     const agent = fakeAgent();

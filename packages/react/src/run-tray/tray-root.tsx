@@ -15,7 +15,7 @@ import {
 } from "@runboard/protocol";
 import { type RefObject, useCallback, useEffect, useId, useMemo, useRef, useSyncExternalStore } from "react";
 import type { RunActionProps, RunsSource } from "../agent-tool-run/root.tsx";
-import { useRunActions } from "../agent-tool-run/run-scope.ts";
+import { RunOwnerContext, useRunActions } from "../agent-tool-run/run-scope.ts";
 import {
   createPartContext,
   dataFlag,
@@ -216,15 +216,17 @@ export function Root({
   };
   return (
     <TrayContext.Context.Provider value={value}>
-      {renderPart("section", {
-        "data-rb-part": "RunTray.Root",
-        "aria-label": named ? undefined : "Background runs",
-        "data-state": open ? "open" : "closed",
-        "data-count": visible.length,
-        "data-active": activeCount(runs),
-        "data-empty": dataFlag(visible.length === 0),
-        ...props,
-      })}
+      <RunOwnerContext.Provider value={value}>
+        {renderPart("section", {
+          "data-rb-part": "RunTray.Root",
+          "aria-label": named ? undefined : "Background runs",
+          "data-state": open ? "open" : "closed",
+          "data-count": visible.length,
+          "data-active": activeCount(runs),
+          "data-empty": dataFlag(visible.length === 0),
+          ...props,
+        })}
+      </RunOwnerContext.Provider>
     </TrayContext.Context.Provider>
   );
 }
