@@ -164,11 +164,14 @@ export function Root({
   ...props
 }: AgentToolRunRootProps) {
   const fromStore = useAgentToolRun(store ?? NO_STORE, runId ?? "");
-  if ("runs" in props)
+  if ("runs" in props) {
     warnOnce(
       "AgentToolRun.Root:runs",
       "AgentToolRun.Root's `runs` prop was renamed `store` (the name RunTray.Root uses): pass store={useAgentToolEvents().store}.",
     );
+    // Not an attribute of the group element: the rest object is this render's own.
+    delete (props as { runs?: unknown }).runs;
+  }
   if (runProp === undefined && (store === undefined || runId === undefined))
     warnOnce(
       "AgentToolRun.Root:run",

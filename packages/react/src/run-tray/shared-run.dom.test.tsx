@@ -6,7 +6,7 @@
 import { AgentToolRuns } from "@runboard/client";
 import { act, cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { AgentToolRun } from "../agent-tool-run/agent-tool-run.tsx";
 import { RunTray } from "./run-tray.tsx";
 import { useRunTrayItem } from "./tray-list.tsx";
@@ -162,6 +162,21 @@ describe("a run in the tray and inline, on one store", () => {
     clock = 15_000;
     agent.deliver(progress(2, 0.7));
     expect(screen.getByTestId("last-signal").textContent).toBe("15000");
+    store.dispose();
+  });
+});
+
+describe("AgentToolRun.Root's renamed store prop", () => {
+  it("names the rename in development when an app still passes `runs`, and puts no `runs` attribute on the group", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const agent = fakeAgent();
+    const store = new AgentToolRuns({ agent, storage: null, throttleMs: 0 });
+    agent.deliver(started);
+    const legacy = { runs: store } as unknown as Record<string, never>;
+    render(<AgentToolRun.Root {...legacy} run={store.getSnapshot().runsById.r1} data-testid="card" />);
+    expect(warn.mock.calls.some(([m]) => String(m).includes("`runs` prop was renamed `store`"))).toBe(true);
+    expect(screen.getByTestId("card").hasAttribute("runs")).toBe(false);
+    warn.mockRestore();
     store.dispose();
   });
 });
