@@ -1,10 +1,11 @@
 /**
  * What a person can do to a child run, framework-free: cancel it (the agent's `cancelAgentTool` callable by
  * default), retry or reconnect it when its recovery calls for that (the agent's `retryAgentTool` callable by
- * default, docs/protocol.md#retry-and-reconnect), and what this client saw of it (first
- * sight, end, last signal; the protocol carries no timestamps). The state lives in one instance — an
- * `AgentToolRuns` store has its own, a tray without a store has its own — so two connections never share it.
- * A view subscribes to `getSnapshot()` and calls the actions; it decides nothing itself.
+ * default, docs/protocol.md#retry-and-reconnect), and what this client saw of it (first sight, end, last
+ * signal; the protocol carries no timestamps, so a store records them as frames arrive). The state lives in
+ * one instance — an `AgentToolRuns` store has its own, shared by every view of its runs; a tray or card without
+ * a store has its own — so two connections never share it. A view subscribes to `getSnapshot()` and calls the
+ * actions; it decides nothing itself.
  */
 import {
   type AgentToolRunState,
