@@ -276,7 +276,7 @@ function RunCard({
 }) {
   return (
     <AgentToolRun.Root
-      {...(store ? { runs: store, runId: run.runId } : { run })}
+      {...(store ? { store, runId: run.runId } : { run })}
       {...(follow ? { follow } : {})}
       className="rb-run"
       {...(onRetry ? { onRetry } : {})}

@@ -24,7 +24,7 @@ function HelixPart({ part, helix }: { part: Part; helix: Helix }): ReactNode {
 function Card({ run, helix }: { run: HelixRun; helix: Helix }) {
   const [open, setOpen] = useState(true);
   return (
-    <AgentToolRun.Root runs={helix.store} runId={run.runId} open={open} className="rb-run">
+    <AgentToolRun.Root store={helix.store} runId={run.runId} open={open} className="rb-run">
       <AgentToolRun.Header className="rb-run-header">
         <AgentToolRun.Title /> <AgentToolRun.Status />
         <AgentToolRun.Trigger onClick={() => setOpen((o) => !o)}>Details</AgentToolRun.Trigger>

@@ -213,7 +213,7 @@ function StyledTray(props: TrayLookProps) {
 function TrayStage({ word, stallAfterMs }: { word?: string; stallAfterMs?: number }) {
   const agent = useStoryAgent({ agent: "RunTrayStoryAgent" });
   const chat = useAgentChat({ agent });
-  const { unboundRuns } = useAgentToolEvents({ agent, storage: null });
+  const { store } = useAgentToolEvents({ agent, storage: null });
   const [drilled, setDrilled] = useState<AgentToolRunState | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const sent = useRef(false);
@@ -225,8 +225,7 @@ function TrayStage({ word, stallAfterMs }: { word?: string; stallAfterMs?: numbe
   return (
     <div className="rb-tray-stage">
       <StyledTray
-        runs={unboundRuns}
-        agent={agent}
+        store={store}
         onDrillIn={setDrilled}
         onError={(e) => setFailure(e instanceof Error ? e.message : String(e))}
         {...(stallAfterMs === undefined ? {} : { stallAfterMs })}

@@ -32,7 +32,7 @@ export function Chat({ host, name = "my-first-chat" }: { host: string; name?: st
       ))}
       {/* Runs that go on after the answer (`background`): status, progress, milestones, Cancel. */}
       {runs.unboundRuns.length > 0 && (
-        <RunTray.Root runs={runs.unboundRuns} agent={agent} defaultOpen>
+        <RunTray.Root store={runs.store} defaultOpen>
           <RunTray.Trigger>
             Background runs <RunTray.Badge />
           </RunTray.Trigger>

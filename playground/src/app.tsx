@@ -102,7 +102,7 @@ export function App() {
 
         <aside className="side" aria-label="Activity">
           <Queue requests={[...chatApprovals, ...executions, ...workflow]} />
-          <Tray agent={agent} runs={runs} onDrillIn={setDrilled} />
+          <Tray runs={runs} onDrillIn={setDrilled} />
           {drilled && <ChildChatPanel run={drilled} onClose={() => setDrilled(null)} />}
         </aside>
       </div>

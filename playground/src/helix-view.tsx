@@ -56,7 +56,7 @@ function HelixRunCard({ run, helix }: { run: HelixRun; helix: Helix }) {
   // Controlled, so the tree stays open when a run completes (the uncontrolled root closes a completed run).
   const [open, setOpen] = useState(true);
   return (
-    <AgentToolRun.Root runs={helix.store} runId={run.runId} open={open} className="run-card">
+    <AgentToolRun.Root store={helix.store} runId={run.runId} open={open} className="run-card">
       <AgentToolRun.Header className="run-header">
         <AgentToolRun.Icon className="run-icon">
           <StatusIcon status={run.status} />

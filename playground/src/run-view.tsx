@@ -54,7 +54,7 @@ export function RunView({
   const title = runTitle(run);
   return (
     <AgentToolRun.Root
-      runs={store}
+      store={store}
       runId={run.runId}
       {...(onDrillIn ? { onDrillIn } : {})}
       {...follow}

@@ -31,7 +31,7 @@ function App({ name, box }: { name: string; box: { send?: (t: string) => void } 
   return (
     <>
       <output data-testid="conn">{agent.status}</output>
-      <Tray agent={agent} runs={runs} onDrillIn={() => {}} />
+      <Tray runs={runs} onDrillIn={() => {}} />
     </>
   );
 }

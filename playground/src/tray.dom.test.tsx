@@ -2,7 +2,7 @@
  * Issue 15 §2: the playground's tray offers Retry for an interrupted run whose child stopped and Reconnect for one
  * whose child still runs, enabled, each sending the agent's `retryAgentTool` callable; a failure is shown.
  */
-import type { AgentClient } from "@runboard/client";
+import { type AgentClient, RunActions } from "@runboard/client";
 import type { AgentToolRunState } from "@runboard/protocol";
 import type { UseAgentToolEventsResult } from "@runboard/react";
 import { act, cleanup, render, screen, within } from "@testing-library/react";
@@ -26,19 +26,24 @@ const run = (runId: string, name: string, extra: Partial<AgentToolRunState>): Ag
   ...extra,
 });
 
+/** What the tray reads of `useAgentToolEvents()`: its store, holding `unboundRuns`, with run actions through `agent`. */
+function storeOf(agent: AgentClient<Record<string, unknown>>, unboundRuns: readonly AgentToolRunState[]) {
+  const state = { runsById: {}, runsByToolCallId: {}, unboundRuns };
+  const store = { subscribe: () => () => {}, getSnapshot: () => state, actions: new RunActions({ agent }) };
+  return { ...state, store } as unknown as UseAgentToolEventsResult;
+}
+
 describe("playground tray: retry and reconnect", () => {
   it("enables Retry and Reconnect where the run calls for them, and shows a failed retry", async () => {
     const user = userEvent.setup();
     const pending: ((e: unknown) => void)[] = [];
     const call = vi.fn((_m: string, _a?: unknown[]) => new Promise((_r, reject) => pending.push(reject)));
     const agent = { call } as unknown as AgentClient<Record<string, unknown>>;
-    const runs = {
-      unboundRuns: [
-        run("a", "Stopped crawl", { childStillRunning: false }),
-        run("b", "Live crawl", { childStillRunning: true, reason: "no-progress" }),
-      ],
-    } as unknown as UseAgentToolEventsResult;
-    render(<Tray agent={agent} runs={runs} onDrillIn={() => {}} />);
+    const runs = storeOf(agent, [
+      run("a", "Stopped crawl", { childStillRunning: false }),
+      run("b", "Live crawl", { childStillRunning: true, reason: "no-progress" }),
+    ]);
+    render(<Tray runs={runs} onDrillIn={() => {}} />);
     const stopped = screen.getByRole("listitem", { name: "Stopped crawl" });
     const live = screen.getByRole("listitem", { name: "Live crawl" });
     // What it was asked, in words; the whole input on hover.
@@ -65,13 +70,11 @@ describe("playground tray: retry and reconnect", () => {
 describe("playground tray: what a finished run offers", () => {
   it("a completed run offers no Cancel; a running one does", () => {
     const agent = { call: vi.fn() } as unknown as AgentClient<Record<string, unknown>>;
-    const runs = {
-      unboundRuns: [
-        run("done", "Finished research", { status: "completed", error: undefined, summary: "8 sources" }),
-        run("live", "Ongoing research", { status: "running", error: undefined }),
-      ],
-    } as unknown as UseAgentToolEventsResult;
-    render(<Tray agent={agent} runs={runs} onDrillIn={() => {}} />);
+    const runs = storeOf(agent, [
+      run("done", "Finished research", { status: "completed", error: undefined, summary: "8 sources" }),
+      run("live", "Ongoing research", { status: "running", error: undefined }),
+    ]);
+    render(<Tray runs={runs} onDrillIn={() => {}} />);
     const done = screen.getByRole("listitem", { name: "Finished research" });
     const live = screen.getByRole("listitem", { name: "Ongoing research" });
     expect(within(done).queryByRole("button", { name: /^Cancel/ })).toBeNull();

@@ -3,7 +3,6 @@
  * through the agent's `cancelAgentTool` callable, retry or reconnect an interrupted one through its
  * `retryAgentTool` callable, open a run's own chat, dismiss finished ones.
  */
-import type { AgentClient } from "@runboard/client";
 import type { AgentToolRunState as Run } from "@runboard/protocol";
 import { recoveryFor, toolInputGist } from "@runboard/protocol/view";
 import { Progress, RunTray, type UseAgentToolEventsResult } from "@runboard/react";
@@ -20,20 +19,12 @@ export function inputGist(preview: unknown): string {
   }
 }
 
-export function Tray({
-  agent,
-  runs,
-  onDrillIn,
-}: {
-  agent: AgentClient<Record<string, unknown>>;
-  runs: UseAgentToolEventsResult;
-  onDrillIn: (r: Run) => void;
-}) {
+export function Tray({ runs, onDrillIn }: { runs: UseAgentToolEventsResult; onDrillIn: (r: Run) => void }) {
   const [failure, setFailure] = useState<string | null>(null);
   return (
     <RunTray.Root
-      runs={runs.unboundRuns}
-      agent={agent}
+      // The store, as the inline run cards have it: a cancel sent here reads there too, and is sent once.
+      store={runs.store}
       onDrillIn={onDrillIn}
       onError={(e, run) =>
         setFailure(

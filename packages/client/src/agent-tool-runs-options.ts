@@ -35,6 +35,11 @@ export interface AgentToolRunsOptions {
   storageWriteMs?: number;
   /** Frames the reducer rejected (bad bodies, milestones without a name). */
   onError?: (error: Error) => void;
+  /**
+   * The clock a run's frames are stamped with when they arrive (its progress time, last signal, start and end
+   * as this client saw them). Default `Date.now`. Read when the store is made.
+   */
+  now?: () => number;
   /** See `ChatSessionOptions.throttleMs`. */
   throttleMs?: number;
   /** The callable `cancel` calls with `[runId, cancelReason]`. Default `cancelAgentTool`. */

@@ -53,6 +53,8 @@ export class AgentToolRuns {
    * most once per animation frame) pay that copy once per read instead.
    */
   private snapshot: AgentToolRunsState | undefined;
+  /** The clock frames are stamped with when they arrive (`now` option). */
+  private readonly now: () => number;
   private readonly listeners = new Set<() => void>();
   /** Runs changed since the last publish: only they can have ended, so only they are settled. */
   private readonly touched = new Set<string>();
@@ -83,8 +85,10 @@ export class AgentToolRuns {
   private readonly onMessage = (e: Event) => this.receive(e as MessageEvent);
 
   /**
-   * Cancel, retry, reconnect and what this client saw of each run (first sight, end), for this store's runs
-   * only: two connections never share them. Views subscribe to it for `cancelling`.
+   * Cancel, retry, reconnect and what this client saw of each run (start, end, last signal, stamped when its
+   * frames arrive), for this store's runs only: two connections never share them, and every view of a run on
+   * this connection (`RunTray`, `AgentToolRun`) reads the same pending cancels and times. Views subscribe to
+   * it for `cancelling`.
    */
   readonly actions: RunActions = new RunActions(() => this.actionHandlers());
 
@@ -98,7 +102,8 @@ export class AgentToolRuns {
     attach = true,
   ) {
     const { maxFinishedRuns, maxMilestones } = options;
-    this.reducer = new AgentToolRunsReducer({ maxFinishedRuns, maxMilestones });
+    this.now = options.now ?? Date.now;
+    this.reducer = new AgentToolRunsReducer({ maxFinishedRuns, maxMilestones, now: this.now });
     this.maxMilestones =
       typeof maxMilestones === "number" && maxMilestones >= 0
         ? Math.floor(maxMilestones)
@@ -289,6 +294,7 @@ export class AgentToolRuns {
     if (result.kind === "error")
       this.options.onError?.(new Error(`agent-tool run ${result.runId}: ${result.reason}`));
     if (result.kind === "applied" || result.kind === "buffered") {
+      this.signal(result.runId);
       this.remember(result.runId);
       this.touched.add(result.runId);
       this.forgetEvicted();
@@ -319,6 +325,16 @@ export class AgentToolRuns {
     }
   }
 
+  /**
+   * A frame for `runId` arrived: its last signal and times are stamped now, when it is received, by the clock
+   * the reducer stamps progress with, so every view of the run (tray, inline card) reads one time, whenever
+   * it renders.
+   */
+  private signal(runId: string) {
+    const run = this.reducer.peekRun(runId);
+    if (run) this.actions.record(run, this.now());
+  }
+
   /** Tool calls whose malformed failure envelope was reported: once each, however often it is replayed. */
   private readonly reportedEnvelopes = new Set<string>();
 
@@ -338,6 +354,7 @@ export class AgentToolRuns {
       const result: AgentToolApplyResult = this.reducer.applyToolFailure(found.toolCallId, found.failure);
       if (result.kind === "applied") {
         changed = true;
+        this.signal(result.runId);
         this.touched.add(result.runId);
       }
     }

@@ -205,6 +205,25 @@ describe("RunActions seen times", () => {
     // Another connection's store saw nothing of it: a run first seen finished has no start.
     expect(other.timesOf({ ...a, status: "completed" }, 9500)).toEqual({ startedAt: null, endedAt: 9500 });
   });
+
+  it("once a store records frames, views read the receive times whenever they render", () => {
+    const actions = new RunActions();
+    const a = run("a");
+    actions.record(a, 1000);
+    // The same object changed in place between two publishes is still a new signal.
+    actions.record(a, 2000);
+    const view = { ...a };
+    expect(actions.seenOf(view, 7000)).toMatchObject({
+      lastSignalAt: 2000,
+      times: { startedAt: 1000, endedAt: null },
+    });
+    expect(actions.timesOf(view, 8000)).toEqual({ startedAt: 1000, endedAt: null });
+    actions.record({ ...a, status: "completed" }, 3000);
+    expect(actions.seenOf(view, 9000)).toMatchObject({
+      lastSignalAt: 3000,
+      times: { startedAt: 1000, endedAt: 3000 },
+    });
+  });
 });
 
 /** Just enough of a connection: frames in through "message" events, callables out through `call`. */

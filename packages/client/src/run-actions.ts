@@ -1,15 +1,17 @@
 /**
  * What a person can do to a child run, framework-free: cancel it (the agent's `cancelAgentTool` callable by
  * default), retry or reconnect it when its recovery calls for that (the agent's `retryAgentTool` callable by
- * default, docs/protocol.md#retry-and-reconnect), and what this client saw of it (first
- * sight, end, last signal; the protocol carries no timestamps). The state lives in one instance — an
- * `AgentToolRuns` store has its own, a tray without a store has its own — so two connections never share it.
- * A view subscribes to `getSnapshot()` and calls the actions; it decides nothing itself.
+ * default, docs/protocol.md#retry-and-reconnect), and what this client saw of it (first sight, end, last
+ * signal; the protocol carries no timestamps, so a store records them as frames arrive). The state lives in
+ * one instance — an `AgentToolRuns` store has its own, shared by every view of its runs; a tray or card without
+ * a store has its own — so two connections never share it. A view subscribes to `getSnapshot()` and calls the
+ * actions; it decides nothing itself.
  */
 import type { AgentToolRunState } from "@runboard/protocol";
 import {
   canCancel,
   observeRun,
+  observeRunTimes,
   type RunTimes,
   recoveryFor,
   settleCancelling,
@@ -78,6 +80,8 @@ export class RunActions {
   private snapshot: RunActionsSnapshot = { cancelling: new Set(), recovering: new Set() };
   private readonly listeners = new Set<() => void>();
   private readonly seen = new Map<string, TrackedRun>();
+  /** Set once a store records its frames (`record`): its times are receive times, never a render's. */
+  private recording = false;
 
   /**
    * `defaults` (or a function returning the latest ones) say how to reach the agent when a call passes no
@@ -242,19 +246,44 @@ export class RunActions {
   observe(run: AgentToolRunState, now = Date.now()): TrackedRun {
     const before = this.seen.get(run.runId);
     const next = observeRun(before, run, now);
-    if (next !== before) {
-      if (!before && this.seen.size >= MAX_REMEMBERED) {
-        const oldest = this.seen.keys().next().value;
-        if (oldest !== undefined) this.seen.delete(oldest);
-      }
-      this.seen.set(run.runId, next);
-    }
+    if (next !== before) this.remember(run.runId, next);
     return next;
   }
 
-  /** `observe(run, now).times`: when this client saw `run` start and end. */
+  /** `seenOf(run, now).times`: when this client saw `run` start and end. */
   timesOf(run: AgentToolRunState, now = Date.now()): RunTimes {
-    return this.observe(run, now).times;
+    return this.seenOf(run, now).times;
+  }
+
+  /**
+   * A frame for `run` arrived at `now`: its last signal is `now`, and its status may start or end its times.
+   * The store calls it as frames arrive (whatever object the run is, so frames between two publishes count),
+   * and from then on views read what it recorded (`seenOf`) instead of stamping their own render's time.
+   */
+  record(run: AgentToolRunState, now: number): void {
+    this.recording = true;
+    const before = this.seen.get(run.runId);
+    this.remember(run.runId, {
+      run,
+      times: observeRunTimes(before?.times, run.status, now),
+      lastSignalAt: now,
+    });
+  }
+
+  /**
+   * What this client saw of `run`: what `record` took when its frames arrived, when a store records them;
+   * else (runs handed to a view without a store, or a run not recorded) `observe(run, now)`.
+   */
+  seenOf(run: AgentToolRunState, now = Date.now()): TrackedRun {
+    return (this.recording ? this.seen.get(run.runId) : undefined) ?? this.observe(run, now);
+  }
+
+  private remember(runId: string, next: TrackedRun) {
+    if (!this.seen.has(runId) && this.seen.size >= MAX_REMEMBERED) {
+      const oldest = this.seen.keys().next().value;
+      if (oldest !== undefined) this.seen.delete(oldest);
+    }
+    this.seen.set(runId, next);
   }
 
   private handlers(via?: RunActionHandlers): RunActionHandlers {

@@ -70,6 +70,7 @@ export {
   getRunsForToolCall,
   interruptReasonLabel,
   isRunFinished,
+  observeRunTimes,
   RUN_STATUS_LABELS,
   type RunRecovery,
   type RunTimes,

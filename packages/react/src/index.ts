@@ -55,6 +55,10 @@ export {
   type RunsSource,
   type RunTitleProps,
   useChildChat,
+  useRunCancel,
+  useRunDrillIn,
+  useRunReconnect,
+  useRunRetry,
 } from "./agent-tool-run/index.ts";
 export {
   ApprovalCard,

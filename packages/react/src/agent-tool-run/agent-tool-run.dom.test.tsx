@@ -420,7 +420,7 @@ function Card({ run, call }: { run: RunData; call?: (m: string, a?: unknown[]) =
 /** Run r1 of `store`, with its elapsed time. */
 function StoreElapsed({ store }: { store: AgentToolRuns }) {
   return (
-    <AgentToolRun.Root runs={store} runId="r1">
+    <AgentToolRun.Root store={store} runId="r1">
       <AgentToolRun.Elapsed />
     </AgentToolRun.Root>
   );

@@ -13,12 +13,7 @@ import { Root } from "./root.tsx";
 import type { RunElapsedProps, RunMilestonesProps, RunProgressProps, RunStatusProps } from "./run-parts.tsx";
 import { AllowedTools, Blocked, CutByAgent, Model, Prompt } from "./sync-parts.tsx";
 
-export {
-  type AgentToolRunActionProps,
-  useAgentToolRunDrillIn,
-  useAgentToolRunReconnect,
-  useAgentToolRunRetry,
-} from "./actions.tsx";
+export type { AgentToolRunActionProps } from "./actions.tsx";
 export type {
   AgentToolRunAgentTypeProps,
   AgentToolRunInputProps,
@@ -45,6 +40,7 @@ export {
   type RunsSource,
   useAgentToolRunContext,
 } from "./root.tsx";
+export { useRunCancel, useRunDrillIn, useRunReconnect, useRunRetry } from "./run-hooks.ts";
 export type {
   RunCancelProps,
   RunElapsedProps,
@@ -84,7 +80,7 @@ export type AgentToolRunMilestonesProps = RunMilestonesProps;
  * const renderPart = (part: Part) =>
  *   isToolUIPart(part)
  *     ? getRunsForToolCall({ runsByToolCallId }, part).map((r) => (
- *         <AgentToolRun.Root key={r.runId} runs={store} runId={r.runId} onDrillIn={setDrilled}>
+ *         <AgentToolRun.Root key={r.runId} store={store} runId={r.runId} onDrillIn={setDrilled}>
  *           <AgentToolRun.Header>
  *             <AgentToolRun.Icon /> <AgentToolRun.Title /> <AgentToolRun.Status /> <AgentToolRun.Elapsed />
  *             <AgentToolRun.Trigger>Details</AgentToolRun.Trigger>

@@ -32,7 +32,7 @@ export interface AgentToolRunTranscriptProps extends Omit<PrimitiveProps<"div">,
    * Renders one part of the child's transcript: pass the renderer the parent chat uses, so text, reasoning
    * and tool parts look the same, and nested runs (a tool part with runs) recurse through it. `nested` holds
    * the runs the child dispatched while the root follows its child (`follow`): look a tool part's runs up
-   * with `nested.getRunsForToolCall(part.toolCallId)` and render each in a root with `runs={nested.runs}`.
+   * with `nested.getRunsForToolCall(part.toolCallId)` and render each in a root with `store={nested.runs}`.
    */
   children: (part: Part, index: number, run: AgentToolRunState, nested: NestedRuns | null) => ReactNode;
 }

@@ -15,7 +15,7 @@ import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
 
 /** The runs an open run's child dispatched, read from a connection to the child. */
 export interface NestedRuns {
-  /** The child's store: pass it as `runs` to a nested `AgentToolRun.Root`, so its cancel reaches the child. */
+  /** The child's store: pass it as `store` to a nested `AgentToolRun.Root`, so its cancel reaches the child. */
   runs: AgentToolRuns;
   /** The connection followed; a nested root follows on from it. */
   child: FollowedChild;

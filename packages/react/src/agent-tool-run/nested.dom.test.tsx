@@ -43,7 +43,7 @@ function makeRenderPart(top: UseAgentToolEventsResult, address: AgentClientOptio
     return (nested ? nested.getRunsForToolCall(id) : top.getRunsForToolCall(id)).map((run) => (
       <AgentToolRun.Root
         key={run.runId}
-        runs={store}
+        store={store}
         runId={run.runId}
         {...(nested ? {} : { follow: address, followOptions: { maxDepth, runs: { storage: null } } })}
       >

@@ -105,7 +105,7 @@ describe("a run the real runtime sealed interrupted after a restart", () => {
       const run = runs.getSnapshot().runsById[RUN];
       render(
         <>
-          <AgentToolRun.Root runs={runs} runId={RUN} data-testid="card">
+          <AgentToolRun.Root store={runs} runId={RUN} data-testid="card">
             <AgentToolRun.Status />
             <AgentToolRun.Failure data-testid="failure" />
             <AgentToolRun.Retry>Retry</AgentToolRun.Retry>

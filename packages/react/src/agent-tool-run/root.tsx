@@ -1,7 +1,8 @@
 /**
  * `AgentToolRun.Root`: holds one child run, its disclosure state and its actions, and provides the run
  * scope the shared run parts read. The run's times and its cancel come from the store's `RunActions` when
- * the root has the store (`runs`), so they survive the card re-mounting; else from the root's own.
+ * the root has the store (`store`, the prop `RunTray.Root` takes too), so they survive the card re-mounting
+ * and agree with the tray; else from the root's own.
  */
 import type {
   AgentClientOptions,
@@ -31,7 +32,13 @@ import {
 } from "../primitives/index.ts";
 import { useAgentToolRun } from "../use-agent-tool-events.ts";
 import { type NestedRuns, useFollowChild, useFollower } from "./follow.ts";
-import { RunScopeContext, type RunScopeValue, useCancelling, useRunActions } from "./run-scope.ts";
+import {
+  RunOwnerContext,
+  RunScopeContext,
+  type RunScopeValue,
+  useCancelling,
+  useRunActions,
+} from "./run-scope.ts";
 
 /** A callback the app supplies for a run action. */
 export type RunAction = (run: AgentToolRunData) => void;
@@ -94,14 +101,15 @@ export type RunsSource = Pick<AgentToolRuns, "subscribe" | "getSnapshot" | "acti
 // `onError` is a failed cancel here, not the DOM's resource error event (a div has none of its own).
 /** Props of `AgentToolRun.Root`. */
 export interface AgentToolRunRootProps extends Omit<PrimitiveProps<"div">, "onError">, RunActionProps {
-  /** The run to show. Or pass `runs` and `runId` to re-render only when that run changes. */
+  /** The run to show. Or pass `store` and `runId` to re-render only when that run changes. */
   run?: AgentToolRunData;
   /**
-   * The store of `useAgentToolEvents().store`: with `runId`, the run to show; in any case the run's times and
-   * cancel (through the store's agent) are the store's, shared by every view of the run.
+   * The store of `useAgentToolEvents().store` (the prop `RunTray.Root` takes too): with `runId`, the run to
+   * show; in any case the run's times and its cancel, retry and reconnect (through the store's agent) are the
+   * store's, shared by every view of the run (a cancel sent from the tray reads here too).
    */
-  runs?: RunsSource;
-  /** Which run of `runs` to show. */
+  store?: RunsSource;
+  /** Which run of `store` to show. */
   runId?: string;
   /** Controlled open state of the content. */
   open?: boolean;
@@ -134,7 +142,7 @@ export interface AgentToolRunRootProps extends Omit<PrimitiveProps<"div">, "onEr
  */
 export function Root({
   run: runProp,
-  runs,
+  store,
   runId,
   open: openProp,
   defaultOpen,
@@ -153,16 +161,24 @@ export function Root({
   reconnectMethod,
   ...props
 }: AgentToolRunRootProps) {
-  const fromStore = useAgentToolRun(runs ?? NO_STORE, runId ?? "");
-  if (runProp === undefined && (runs === undefined || runId === undefined))
+  const fromStore = useAgentToolRun(store ?? NO_STORE, runId ?? "");
+  if ("runs" in props) {
+    warnOnce(
+      "AgentToolRun.Root:runs",
+      "AgentToolRun.Root's `runs` prop was renamed `store` (the name RunTray.Root uses): pass store={useAgentToolEvents().store}.",
+    );
+    // Not an attribute of the group element: the rest object is this render's own.
+    delete (props as { runs?: unknown }).runs;
+  }
+  if (runProp === undefined && (store === undefined || runId === undefined))
     warnOnce(
       "AgentToolRun.Root:run",
-      "AgentToolRun.Root needs a run: pass `run`, or `runs` (useAgentToolEvents().store) and `runId`.",
+      "AgentToolRun.Root needs a run: pass `run`, or `store` (useAgentToolEvents().store) and `runId`.",
     );
   const run = runProp ?? fromStore;
   const parent = useContext(RunContext.Context);
   // A nested run without a store of its own uses its parent's actions: one record of what was seen.
-  const actions = useRunActions(runs ?? (parent ? { actions: parent.actions } : undefined));
+  const actions = useRunActions(store ?? (parent ? { actions: parent.actions } : undefined));
   const cancelling = useCancelling(actions, run?.runId ?? "");
   // Retry and Reconnect read disabled while theirs is on its way: re-render when that starts or ends.
   useSyncExternalStore(actions.subscribe, () => actions.isRecovering(run?.runId ?? ""), notRecovering);
@@ -239,21 +255,23 @@ export function Root({
   };
   return (
     <RunContext.Context.Provider value={value}>
-      <RunScopeContext.Provider value={scope}>
-        {renderPart("div", {
-          "data-rb-part": "AgentToolRun.Root",
-          role: "group",
-          "aria-label": runTitle(run),
-          "data-status": run.status,
-          "data-state": open ? "open" : "closed",
-          "data-cancelling": dataFlag(isCancelling),
-          "data-depth": value.depth,
-          "data-run-id": run.runId,
-          "data-agent-type": run.agentType,
-          "data-following": dataFlag(nested !== null),
-          ...props,
-        })}
-      </RunScopeContext.Provider>
+      <RunOwnerContext.Provider value={value}>
+        <RunScopeContext.Provider value={scope}>
+          {renderPart("div", {
+            "data-rb-part": "AgentToolRun.Root",
+            role: "group",
+            "aria-label": runTitle(run),
+            "data-status": run.status,
+            "data-state": open ? "open" : "closed",
+            "data-cancelling": dataFlag(isCancelling),
+            "data-depth": value.depth,
+            "data-run-id": run.runId,
+            "data-agent-type": run.agentType,
+            "data-following": dataFlag(nested !== null),
+            ...props,
+          })}
+        </RunScopeContext.Provider>
+      </RunOwnerContext.Provider>
     </RunContext.Context.Provider>
   );
 }

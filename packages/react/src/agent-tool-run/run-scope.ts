@@ -3,7 +3,7 @@
  * whether it stalled, its cancel). `AgentToolRun.Root` and each `RunTray` item provide it, so both namespaces
  * render the same run parts (`run-parts.tsx`) instead of two copies.
  */
-import { type AgentToolRuns, RunActions } from "@runboard/client";
+import { type AgentToolRuns, type RunActionHandlers, RunActions } from "@runboard/client";
 import type { AgentToolRunState } from "@runboard/protocol";
 import type { TrayStatus } from "@runboard/protocol/view";
 import { createContext, useContext, useState, useSyncExternalStore } from "react";
@@ -34,6 +34,21 @@ export interface RunScopeValue {
 /** The run scope's context. */
 export const RunScopeContext = createContext<RunScopeValue | null>(null);
 RunScopeContext.displayName = "RunScopeContext";
+
+/**
+ * What the run hooks (`useRunCancel`, `useRunRetry`, `useRunReconnect`, `useRunDrillIn`) act through: the
+ * nearest root's run actions (the store's when it has one), its handler props and its `onDrillIn`.
+ * `AgentToolRun.Root` and `RunTray.Root` both provide it, so one set of hooks serves both.
+ */
+export interface RunOwnerValue {
+  actions: RunActions;
+  handlers: RunActionHandlers;
+  onDrillIn: ((run: AgentToolRunState) => void) | undefined;
+}
+
+/** The nearest run root's actions (see `RunOwnerValue`). */
+export const RunOwnerContext = createContext<RunOwnerValue | null>(null);
+RunOwnerContext.displayName = "RunOwnerContext";
 
 /** Reads the run scope; outside one, throws an error naming the part and the root it belongs in. */
 export function useRunScope(part: string, root: string): RunScopeValue {

@@ -24,7 +24,7 @@ function Tree({ helix }: { helix: UseHelixRunsResult }) {
     if (p.type === "text") return <p>{p.text}</p>;
     if (!("toolCallId" in p)) return null;
     return helix.getRunsForToolCall(p.toolCallId).map((r) => (
-      <AgentToolRun.Root key={r.runId} runs={helix.store} runId={r.runId} defaultOpen>
+      <AgentToolRun.Root key={r.runId} store={helix.store} runId={r.runId} defaultOpen>
         <AgentToolRun.Title /> <AgentToolRun.Status />
         <Progress.Root run={r} />
         <MilestoneTimeline.Root run={r}>

@@ -42,7 +42,7 @@ export interface UseHelixRunsResult extends HelixRunsState {
  * const helix = useHelixRuns({ url: "/api/agent/stream" });
  * helix.root.parts.map((part) =>
  *   isToolUIPart(part)
- *     ? helix.getRunsForToolCall(part.toolCallId).map((r) => <AgentToolRun.Root key={r.runId} runs={helix.store} runId={r.runId} />)
+ *     ? helix.getRunsForToolCall(part.toolCallId).map((r) => <AgentToolRun.Root key={r.runId} store={helix.store} runId={r.runId} />)
  *     : <Text part={part} />,
  * );
  * ```

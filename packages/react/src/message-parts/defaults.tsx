@@ -132,7 +132,7 @@ function ClientToolPrompt({ toolName }: ClientToolPromptProps) {
 
 function Run({ run, store, renderPart }: AgentToolRunPartProps) {
   return (
-    <AgentToolRun.Root {...(store ? { runs: store, runId: run.runId } : { run })} data-part="agent-tool-run">
+    <AgentToolRun.Root {...(store ? { store, runId: run.runId } : { run })} data-part="agent-tool-run">
       <AgentToolRun.Header>
         <AgentToolRun.Title /> <AgentToolRun.Status />
         <AgentToolRun.Trigger>Details</AgentToolRun.Trigger>

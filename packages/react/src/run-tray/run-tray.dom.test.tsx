@@ -7,8 +7,9 @@ import { act, cleanup, fireEvent, render, screen, within } from "@testing-librar
 import userEvent from "@testing-library/user-event";
 import { StrictMode } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { useRunCancel } from "../agent-tool-run/run-hooks.ts";
 import { useAgentToolEvents } from "../use-agent-tool-events.ts";
-import { RunTray, type RunTrayRootProps, useRunTrayCancel } from "./run-tray.tsx";
+import { RunTray, type RunTrayRootProps } from "./run-tray.tsx";
 
 afterEach(() => {
   cleanup();
@@ -56,7 +57,7 @@ function fakeAgent() {
 
 /** Invokes the cancel action twice in one handler, before React can re-render. */
 function DoublePress() {
-  const cancel = useRunTrayCancel();
+  const cancel = useRunCancel();
   return (
     <button
       type="button"

@@ -19,13 +19,7 @@ import { runTrayParts as trayParts } from "./tray-parts.tsx";
 import { Root } from "./tray-root.tsx";
 import { Input, Interrupted, Reconnect, Retry, Summary } from "./tray-run-details.tsx";
 
-export {
-  type RunTrayActionProps,
-  type RunTrayStalledProps,
-  useRunTrayCancel,
-  useRunTrayDismiss,
-  useRunTrayDrillIn,
-} from "./tray-actions.tsx";
+export { type RunTrayActionProps, type RunTrayStalledProps, useRunTrayDismiss } from "./tray-actions.tsx";
 export type { RunTrayAnnouncerProps } from "./tray-announcer.tsx";
 export { type RunTrayClearFinishedProps, useRunTrayClearFinished } from "./tray-cleanup.tsx";
 export { focusRunInTray, type RunTrayLinkProps, runTrayItemId } from "./tray-focus.tsx";
@@ -39,13 +33,11 @@ export {
   useRunTrayItem,
 } from "./tray-list.tsx";
 export { type RunTrayAction, type RunTrayAgent, type RunTrayRootProps, useRunTray } from "./tray-root.tsx";
-export {
-  type RunTrayInputProps,
-  type RunTrayInterruptedProps,
-  type RunTrayRecoveryProps,
-  type RunTraySummaryProps,
-  useRunTrayReconnect,
-  useRunTrayRetry,
+export type {
+  RunTrayInputProps,
+  RunTrayInterruptedProps,
+  RunTrayRecoveryProps,
+  RunTraySummaryProps,
 } from "./tray-run-details.tsx";
 
 /** Props of `RunTray.Status`. */
@@ -63,8 +55,9 @@ export type RunTrayElapsedProps = RunElapsedProps;
  * @example
  * ```tsx
  * const agent = useAgent({ agent: "ChatAgent" });
- * const { unboundRuns } = useAgentToolEvents({ agent });
- * <RunTray.Root runs={unboundRuns} agent={agent} onDrillIn={openChildChat} stallAfterMs={30_000}>
+ * const { store } = useAgentToolEvents({ agent });
+ * // The store's background runs; its cancels and times are shared with every AgentToolRun of `store`.
+ * <RunTray.Root store={store} onDrillIn={openChildChat} stallAfterMs={30_000}>
  *   <RunTray.Trigger>
  *     Background runs <RunTray.Badge />
  *   </RunTray.Trigger>

@@ -1,10 +1,12 @@
 /**
- * What a person can do to a run in the tray — cancel it, open its chat, dismiss it once finished — as hooks
- * for parts of your own and as buttons, plus the stall notice.
+ * What a person can do to a run in the tray beyond the shared run hooks (`run-hooks.ts`: cancel, retry,
+ * reconnect, open its chat): dismiss it once finished, as a hook and a button; the Open button; the stall
+ * notice.
  */
 import type { AgentToolRunState } from "@runboard/protocol";
 import { canDismiss, runTitle, stalledLabel } from "@runboard/protocol/view";
 import { useContext } from "react";
+import { useRunDrillIn } from "../agent-tool-run/run-hooks.ts";
 import { RunScopeContext, useRunScope } from "../agent-tool-run/run-scope.ts";
 import {
   type ActionButtonProps,
@@ -20,20 +22,6 @@ export type RunTrayActionProps = ActionButtonProps;
 /** Props of `RunTray.Stalled`. */
 export type RunTrayStalledProps = PrimitiveProps<"span">;
 
-/**
- * Cancel for `run` (default: the current item's run), or null when it cannot be sent: the run is not
- * running, its cancel is already on its way, or the root has neither `onCancel` nor `agent`. Sends one
- * call however often it is invoked; the run reads `cancelling` until its terminal frame, or goes back to
- * running and `onError` hears about it if the call fails.
- */
-export function useRunTrayCancel(run?: AgentToolRunState): (() => void) | null {
-  const { actions, handlers } = usePartContext(TrayContext, "useRunTrayCancel");
-  const scope = useContext(RunScopeContext);
-  const target = run ?? scope?.run;
-  if (!target || !actions.canCancel(target, handlers)) return null;
-  return () => actions.cancel(target, handlers);
-}
-
 /** Dismiss for `run` (default: the current item's run), or null while it is running. */
 export function useRunTrayDismiss(run?: AgentToolRunState): (() => void) | null {
   const { dismiss } = usePartContext(TrayContext, "useRunTrayDismiss");
@@ -43,19 +31,10 @@ export function useRunTrayDismiss(run?: AgentToolRunState): (() => void) | null 
   return () => dismiss(target);
 }
 
-/** Open the run's chat, when the root has `onDrillIn`; else null. */
-export function useRunTrayDrillIn(run?: AgentToolRunState): (() => void) | null {
-  const { onDrillIn } = usePartContext(TrayContext, "useRunTrayDrillIn");
-  const scope = useContext(RunScopeContext);
-  const target = run ?? scope?.run;
-  if (!target || !onDrillIn) return null;
-  return () => onDrillIn(target);
-}
-
 /** Opens the run's own chat (`onDrillIn`), named "Open <name>"; nothing when the root has no `onDrillIn`. */
 export const DrillIn = createActionButton<RunTrayActionProps>("RunTray.DrillIn", () => {
   const { run } = useRunScope("RunTray.DrillIn", "RunTray.List");
-  const action = useRunTrayDrillIn();
+  const action = useRunDrillIn();
   return { action, absent: !action, label: "Open", attributes: { "aria-label": `Open ${runTitle(run)}` } };
 });
 

@@ -148,7 +148,7 @@ function TrayRunScope({ run: r, children }: { run: AgentToolRunState; children: 
   // times are unknown.
   const hydrated = useHydrated();
   const titleId = `${useId()}-title`;
-  const seen = hydrated ? actions.observe(r) : undefined;
+  const seen = hydrated ? actions.seenOf(r) : undefined;
   const lastSignalAt = seen?.lastSignalAt ?? Date.now();
   const stalled = useStalled(r.status, lastSignalAt, stallAfterMs, hydrated);
   const cancelling = r.status === "running" && actions.isCancelling(r.runId);

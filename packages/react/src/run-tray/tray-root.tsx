@@ -1,22 +1,16 @@
 /**
  * `RunTray.Root`: the tray's state — which runs it lists, open or closed, which finished runs were
- * dismissed — and the run actions its items call. The tray keeps its own `RunActions` (its runs need not
- * come from a store): what it saw of each run, and which cancels are on their way.
+ * dismissed — and the run actions its items call. With `store` (`useAgentToolEvents().store`) the actions
+ * and what was seen of each run are the store's, shared with every `AgentToolRun` of the same connection: a
+ * cancel sent from either reads in both, and times are those the store stamped when frames arrived. Without
+ * one (runs from elsewhere) the tray keeps its own.
  */
-import { type RunActionHandlers, RunActions, type RunActionsSnapshot } from "@runboard/client";
-import type { AgentToolRunState } from "@runboard/protocol";
+import type { RunActionHandlers, RunActions, RunActionsSnapshot } from "@runboard/client";
+import type { AgentToolRunState, AgentToolRunsState } from "@runboard/protocol";
 import { activeCount, visibleRuns, withDismissed } from "@runboard/protocol/view";
-import {
-  type RefObject,
-  useCallback,
-  useEffect,
-  useId,
-  useMemo,
-  useRef,
-  useState,
-  useSyncExternalStore,
-} from "react";
-import type { RunActionProps } from "../agent-tool-run/root.tsx";
+import { type RefObject, useCallback, useEffect, useId, useMemo, useRef, useSyncExternalStore } from "react";
+import type { RunActionProps, RunsSource } from "../agent-tool-run/root.tsx";
+import { RunOwnerContext, useRunActions } from "../agent-tool-run/run-scope.ts";
 import {
   createPartContext,
   dataFlag,
@@ -62,12 +56,20 @@ export const TrayContext = createPartContext<TrayContextValue>("RunTray.Root");
 
 const NO_RUNS: readonly AgentToolRunState[] = Object.freeze([]);
 const NO_IDS: readonly string[] = Object.freeze([]);
+const noSubscribe = () => () => {};
+const noRuns = () => undefined;
 
 // `onError` is the cancel failure here, not the DOM's resource error event (a section has none of its own).
 /** Props of `RunTray.Root`. */
 export interface RunTrayRootProps extends Omit<PrimitiveProps<"section">, "onError">, RunActionProps {
-  /** The runs to list: `useAgentToolEvents().unboundRuns` for background runs, or any runs. */
-  runs: readonly AgentToolRunState[];
+  /**
+   * The store of `useAgentToolEvents().store` (the prop `AgentToolRun.Root` takes too): the tray lists its
+   * unbound (background) runs unless you pass `runs`, and cancels, retries and the times of its runs are the
+   * store's, shared with every `AgentToolRun` of the connection.
+   */
+  store?: RunsSource;
+  /** The runs to list: default the store's `unboundRuns`; or any runs (without a store, the tray keeps its own actions). */
+  runs?: readonly AgentToolRunState[];
   /** Controlled: the list is shown. */
   open?: boolean;
   /** Initial `open` when uncontrolled. Default false. */
@@ -103,6 +105,7 @@ export interface RunTrayRootProps extends Omit<PrimitiveProps<"section">, "onErr
  * tray or unmounting it never cancels anything: runs go on in the background.
  */
 export function Root({
+  store,
   runs: runsProp,
   open: openProp,
   defaultOpen = false,
@@ -125,9 +128,14 @@ export function Root({
   onClearError,
   ...props
 }: RunTrayRootProps) {
-  if (runsProp === undefined)
-    warnOnce("RunTray.Root:runs", "RunTray.Root needs runs: pass useAgentToolEvents().unboundRuns.");
-  const runs = runsProp ?? NO_RUNS;
+  const unbound = useSyncExternalStore(
+    store?.subscribe ?? noSubscribe,
+    store ? () => (store.getSnapshot() as AgentToolRunsState).unboundRuns : noRuns,
+    store ? () => (store.getSnapshot() as AgentToolRunsState).unboundRuns : noRuns,
+  );
+  if (runsProp === undefined && store === undefined)
+    warnOnce("RunTray.Root:runs", "RunTray.Root needs runs: pass store={useAgentToolEvents().store}.");
+  const runs = runsProp ?? unbound ?? NO_RUNS;
   const [open, setOpen] = useControllableState({
     prop: openProp,
     defaultProp: defaultOpen,
@@ -140,15 +148,19 @@ export function Root({
     onChange: onDismissedChange,
     part: "RunTray.Root (dismissed)",
   });
-  const [actions] = useState(() => new RunActions());
-  // Every listed run is seen as it changes, open or closed: a run first looked at when the tray opens still
-  // has the right start and last signal. (The protocol carries no timestamps.)
+  const actions = useRunActions(store);
+  // A store stamps its runs as their frames arrive. Runs handed over without one are seen here as they change,
+  // open or closed, so a run first looked at when the tray opens still has the right start and last signal.
   useMemo(() => {
+    if (store) return;
     const now = Date.now();
-    for (const run of runs) actions.observe(run, now);
-  }, [runs, actions]);
+    for (const run of runs) actions.seenOf(run, now);
+  }, [store, runs, actions]);
   const cancels = useSyncExternalStore(actions.subscribe, actions.getSnapshot, actions.getSnapshot);
-  useEffect(() => actions.settle(runs), [runs, actions]);
+  // A store settles its own runs' cancels as frames arrive; runs handed over are settled here.
+  useEffect(() => {
+    if (!store) actions.settle(runs);
+  }, [store, runs, actions]);
 
   const triggerRef = useRef<HTMLElement | null>(null);
   const dismiss = useCallback(
@@ -199,15 +211,17 @@ export function Root({
   };
   return (
     <TrayContext.Context.Provider value={value}>
-      {renderPart("section", {
-        "data-rb-part": "RunTray.Root",
-        "aria-label": named ? undefined : "Background runs",
-        "data-state": open ? "open" : "closed",
-        "data-count": visible.length,
-        "data-active": activeCount(runs),
-        "data-empty": dataFlag(visible.length === 0),
-        ...props,
-      })}
+      <RunOwnerContext.Provider value={value}>
+        {renderPart("section", {
+          "data-rb-part": "RunTray.Root",
+          "aria-label": named ? undefined : "Background runs",
+          "data-state": open ? "open" : "closed",
+          "data-count": visible.length,
+          "data-active": activeCount(runs),
+          "data-empty": dataFlag(visible.length === 0),
+          ...props,
+        })}
+      </RunOwnerContext.Provider>
     </TrayContext.Context.Provider>
   );
 }

@@ -13,8 +13,8 @@ import {
   runTitle,
   toolValueText,
 } from "@runboard/protocol/view";
-import { useContext } from "react";
-import { RunScopeContext, useRunScope } from "../agent-tool-run/run-scope.ts";
+import { useRunReconnect, useRunRetry } from "../agent-tool-run/run-hooks.ts";
+import { useRunScope } from "../agent-tool-run/run-scope.ts";
 import {
   type ActionButtonProps,
   createActionButton,
@@ -44,28 +44,6 @@ export interface RunTrayInterruptedProps extends PrimitiveProps<"p"> {
 
 /** Props of `RunTray.Retry` and `RunTray.Reconnect`. */
 export type RunTrayRecoveryProps = ActionButtonProps;
-
-/**
- * Retry for `run` (default: the current item's run), or null when it is not offered: its recovery is not a
- * retry, a retry or reconnect of it is on its way, or the root has neither `onRetry` nor `agent`. One call
- * however often it is invoked; a failed call makes it available again and `onError` hears why.
- */
-export function useRunTrayRetry(run?: AgentToolRunState): (() => void) | null {
-  const { actions, handlers } = usePartContext(TrayContext, "useRunTrayRetry");
-  const scope = useContext(RunScopeContext);
-  const target = run ?? scope?.run;
-  if (!target || !actions.canRetry(target, handlers)) return null;
-  return () => actions.retry(target, handlers);
-}
-
-/** Reconnect for an interrupted run whose child still runs, with the rules of `useRunTrayRetry`; else null. */
-export function useRunTrayReconnect(run?: AgentToolRunState): (() => void) | null {
-  const { actions, handlers } = usePartContext(TrayContext, "useRunTrayReconnect");
-  const scope = useContext(RunScopeContext);
-  const target = run ?? scope?.run;
-  if (!target || !actions.canReconnect(target, handlers)) return null;
-  return () => actions.reconnect(target, handlers);
-}
 
 /** The input the run was dispatched with (`inputPreview`), as one bounded line of text; nothing without one. */
 export function Input({ maxLength = 120, ...props }: RunTrayInputProps) {
@@ -109,20 +87,20 @@ export function Interrupted({ reasonLabels, ...props }: RunTrayInterruptedProps)
 }
 Interrupted.displayName = "RunTray.Interrupted";
 
-/** `Retry` / `Retrying…`, named for the run; disabled when `useRunTrayRetry` returns null. */
+/** `Retry` / `Retrying…`, named for the run; disabled when `useRunRetry` returns null. */
 export const Retry = createActionButton<RunTrayRecoveryProps>("RunTray.Retry", () => {
   const { run } = useRunScope("RunTray.Retry", "RunTray.List");
   const { actions } = usePartContext(TrayContext, "RunTray.Retry");
-  const action = useRunTrayRetry();
+  const action = useRunRetry();
   const label = actions.isRecovering(run.runId) ? "Retrying…" : "Retry";
   return { action, label, attributes: { "aria-label": `${label} ${runTitle(run)}` } };
 });
 
-/** `Reconnect` / `Reconnecting…`, named for the run; disabled when `useRunTrayReconnect` returns null. */
+/** `Reconnect` / `Reconnecting…`, named for the run; disabled when `useRunReconnect` returns null. */
 export const Reconnect = createActionButton<RunTrayRecoveryProps>("RunTray.Reconnect", () => {
   const { run } = useRunScope("RunTray.Reconnect", "RunTray.List");
   const { actions } = usePartContext(TrayContext, "RunTray.Reconnect");
-  const action = useRunTrayReconnect();
+  const action = useRunReconnect();
   const label = actions.isRecovering(run.runId) ? "Reconnecting…" : "Reconnect";
   return { action, label, attributes: { "aria-label": `${label} ${runTitle(run)}` } };
 });

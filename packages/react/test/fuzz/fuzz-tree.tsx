@@ -199,7 +199,7 @@ function ChildRun({
   const store = useContext(RunStore);
   if (!store) return null;
   return (
-    <AgentToolRun.Root runs={store} runId={runId} onRetry={noop} onReconnect={noop} onDrillIn={noop}>
+    <AgentToolRun.Root store={store} runId={runId} onRetry={noop} onReconnect={noop} onDrillIn={noop}>
       <AgentToolRun.Header>
         <AgentToolRun.Icon /> <AgentToolRun.Title /> <AgentToolRun.AgentType /> <AgentToolRun.Status />{" "}
         <AgentToolRun.Elapsed /> <AgentToolRun.Trigger>Details</AgentToolRun.Trigger>

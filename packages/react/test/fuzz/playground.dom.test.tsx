@@ -84,7 +84,7 @@ function PlaygroundUnderFuzz() {
       />
       <output data-testid="held">{chat.messages.length}</output>
       <Queue requests={approvals} />
-      <Tray agent={agent} runs={runs} onDrillIn={noop} />
+      <Tray runs={runs} onDrillIn={noop} />
     </div>
   );
 }

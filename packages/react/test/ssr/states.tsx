@@ -575,7 +575,7 @@ export function HooksPage({ host, WebSocket }: { host: string; WebSocket?: unkno
       ))}
       <FullTray runs={runs.unboundRuns} agent={agent} />
       {Object.values(runs.runsById).map((r) => (
-        <FullRun key={r.runId} runs={runs.store} runId={r.runId} />
+        <FullRun key={r.runId} store={runs.store} runId={r.runId} />
       ))}
       <FullQueue requests={requests} />
       <ChildChatPanel parent={address} />
@@ -800,7 +800,7 @@ export const CASES: StateCase[] = [
   },
   {
     name: "AgentToolRun: from the store",
-    render: () => <FullRun runs={runStore(ALL_RUNS)} runId={RUNS.running.runId} />,
+    render: () => <FullRun store={runStore(ALL_RUNS)} runId={RUNS.running.runId} />,
   },
 
   // Progress: indeterminate, loading, complete; from a run.
