@@ -221,7 +221,8 @@ describe("helpers, failures, the Live View and stopping (mock only)", () => {
     }, LIMIT_MS * 2);
     const cancel = item.getByRole("button", { name: /^Cancel/ });
     await press(cancel, LIMIT_MS);
-    expect(await cancel.isDisabled()).toBe(true);
+    // The page may still be busy when the press returns: the cancel shows once it has drawn again.
+    await expect.poll(() => cancel.isDisabled(), POLL).toBe(true);
     await expect.poll(() => item.getAttribute("data-status"), POLL).toBe("aborted");
     expect(errors).toEqual([]);
     await page.close();
