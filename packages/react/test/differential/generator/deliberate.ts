@@ -421,30 +421,6 @@ export const DIFFERENCES: Difference[] = kept([
     },
   },
   {
-    name: "new-onFinish-message-of-unnamed-stream",
-    group: "pending-new",
-    reason:
-      "a reply whose stream names no message id (a plain-text reply: no `start` chunk) completes: official's onFinish gets the message it made for it (under a client-made id); ours passes `message: undefined`",
-    normalise: (pair) => {
-      const a = callsNamed(pair.official, "onFinish");
-      const b = callsNamed(pair.ours, "onFinish");
-      if (
-        a.length !== 1 ||
-        b.length !== 1 ||
-        b[0]?.args.message !== undefined ||
-        a[0]?.args.message === undefined
-      )
-        return undefined;
-      const drop = (c: Call) =>
-        c.name === "onFinish" ? { ...c, args: { ...c.args, message: undefined } } : c;
-      const map = (o: Observation) => ({
-        ...o,
-        calls: o.calls.map((c) => JSON.stringify(drop(parse(c)))).sort(),
-      });
-      return { official: map(pair.official), ours: map(pair.ours) };
-    },
-  },
-  {
     name: "new-socket-close-fails-own-stream",
     group: "pending-new",
     reason:
@@ -665,16 +641,6 @@ export const DIFFERENCES: Difference[] = kept([
     },
   },
   {
-    name: "new-tools-run-on-remount",
-    group: "pending-new",
-    reason:
-      "the component mounts again (or mounts) on a transcript whose last assistant message holds a tool call with its input (a client tool, or a server or approval-gated tool its turn never finished): official calls onToolCall / execute for it at once; ours runs client tools only after the mount's resume probe is answered, and not for a call its own turn left behind (related to issue 30 §1, waiting client tools run late)",
-    diverges: ({ pair }, ctx) =>
-      (ctx.label === "mount" || ctx.label === "remount") &&
-      callsNamed(pair.official, "onToolCall").length + callsNamed(pair.official, "execute").length >
-        callsNamed(pair.ours, "onToolCall").length + callsNamed(pair.ours, "execute").length,
-  },
-  {
     name: "new-turn-error-keeps-awaited-continuation",
     group: "pending-new",
     reason:
@@ -684,17 +650,6 @@ export const DIFFERENCES: Difference[] = kept([
       pair.official.isToolContinuation === true &&
       pair.ours.isToolContinuation === false &&
       diffs.every((d) => ["isToolContinuation", "status", "calls", "sent"].includes(d.field)),
-  },
-  {
-    name: "new-resumeStream-with-resume-false",
-    group: "pending-new",
-    reason:
-      "resumeStream() called by the app with `resume: false`: official resumes the stream the server offers (it ACKs it and shows it through its transport); ours probes but, with resuming off, does not take the offer",
-    diverges: ({ pair }, ctx) =>
-      !ctx.cfg.resume &&
-      (ctx.label === "resumeStream" || earlier(ctx, "resumeStream")) &&
-      frames(pair.official, "cf_agent_stream_resume_ack").length >
-        frames(pair.ours, "cf_agent_stream_resume_ack").length,
   },
   {
     name: "new-agent-object-official-gives-up-awaited-continuation",
