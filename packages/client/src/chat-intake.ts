@@ -156,9 +156,11 @@ export class ChatIntake<M extends UIMessage = UIMessage> {
         this.turnEnded(f, f.outcome === "aborted" || f.outcome === "skipped" ? f.outcome : "completed");
       if (f.outcome !== "aborted") {
         // As upstream: `onFinish` first, then `onTurnEnd`. Its arguments only for an app that listens: a copy
-        // of the transcript per turn is a cost that grows with the session.
+        // of the transcript per turn is a cost that grows with the session. Only for a response this tab asked
+        // for (its turn, a stream it resumed, a continuation it awaited), as upstream's, which reads those
+        // through its transport: another tab's or the server's turn ends with `onTurnEnd` alone.
         const { onFinish } = c.options;
-        if (onFinish) {
+        if (onFinish && (route.origin !== "observed" || claimed)) {
           const message = (messageId === undefined ? undefined : c.list.get(messageId)) as M | undefined;
           const finish = {
             // As the AI SDK's: a response that wrote nothing still ends with its (empty) assistant message.

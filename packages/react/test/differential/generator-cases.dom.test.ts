@@ -110,4 +110,20 @@ describe("found by the generator", () => {
       expect(r.ours.driver.last?.isToolContinuation).toBe(false);
     },
   );
+  it(
+    "another tab's turn streams here and completes: no onFinish, as upstream's (ours called onFinish for every stream it showed)",
+    T,
+    async () => {
+      const r = await play([
+        { do: "otherTurn", kind: "hello" },
+        ...Array.from({ length: 8 }, () => ({ do: "advance", n: 4 }) as Step),
+        { do: "render" },
+      ]);
+      expect(text(r.ours.driver.last?.messages)).not.toBe("");
+      expect(r.official.driver.callsOf("onTurnEnd").length).toBe(1);
+      expect(r.ours.driver.callsOf("onTurnEnd").length).toBe(1);
+      expect(r.official.driver.callsOf("onFinish")).toEqual([]);
+      expect(r.ours.driver.callsOf("onFinish")).toEqual([]);
+    },
+  );
 });

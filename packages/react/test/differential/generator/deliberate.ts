@@ -369,19 +369,6 @@ export const DIFFERENCES: Difference[] = kept([
     },
   },
   {
-    name: "new-onFinish-for-streams-of-others",
-    group: "pending-new",
-    reason:
-      "a stream this tab did not request (another tab's turn, a server-started turn, a continuation another tab asked for) completes: ours calls onFinish; official calls it only for streams it reads through its own transport (its requests and resumes)",
-    normalise: (pair) => {
-      if (callsNamed(pair.official, "onFinish").length > 0 || callsNamed(pair.ours, "onFinish").length === 0)
-        return undefined;
-      const ends = [...callsNamed(pair.official, "onTurnEnd"), ...callsNamed(pair.ours, "onTurnEnd")];
-      if (!ends.some((c) => !ownRequest(c.args.requestId))) return undefined;
-      return filterCalls(pair, (c, side) => !(side === "ours" && c.name === "onFinish"));
-    },
-  },
-  {
     name: "new-reconnect-offer-of-unseen-stream-as-own",
     group: "pending-new",
     reason:
