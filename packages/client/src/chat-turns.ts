@@ -241,6 +241,7 @@ export class ChatTurns<M extends UIMessage = UIMessage> {
     // transcript keeps what the server stores.
     for (const id of c.rm.activeStreams.keys()) c.stopped.add(id);
     if (c.localRequest) c.stopped.add(c.localRequest);
+    c.abortOwn();
     c.sides.resume.run(c.rm.handle({ type: "stop" }));
     c.changed();
   }

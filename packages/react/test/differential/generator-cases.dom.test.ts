@@ -126,4 +126,33 @@ describe("found by the generator", () => {
       expect(r.ours.driver.callsOf("onFinish")).toEqual([]);
     },
   );
+  it(
+    "this tab's turn is stopped, or fails: onFinish({ isAbort }) / onFinish({ isError }) with the message so far, as upstream's (ours called onFinish only when a response completed)",
+    T,
+    async () => {
+      const flags = (d: { callsOf(p: string): { args: unknown }[] }) =>
+        d.callsOf("onFinish").map((c) => {
+          const a = c.args as { isAbort: boolean; isError: boolean; message: { parts: unknown[] } };
+          return [a.isAbort, a.isError, a.message.parts.length > 0];
+        });
+      const stopped = await play([
+        { do: "send", kind: "slow" },
+        { do: "advance", n: 4 },
+        { do: "stop" },
+        ...Array.from({ length: 4 }, () => ({ do: "advance", n: 4 }) as Step),
+        { do: "render" },
+      ]);
+      expect(flags(stopped.official.driver)).toEqual([[true, false, true]]);
+      expect(flags(stopped.ours.driver)).toEqual([[true, false, true]]);
+      const failed = await play([
+        { do: "send", kind: "slow" },
+        { do: "advance", n: 4 },
+        { do: "fail", thrown: false },
+        ...Array.from({ length: 2 }, () => ({ do: "advance", n: 4 }) as Step),
+        { do: "render" },
+      ]);
+      expect(flags(failed.official.driver)).toEqual([[false, true, true]]);
+      expect(flags(failed.ours.driver)).toEqual([[false, true, true]]);
+    },
+  );
 });

@@ -351,24 +351,6 @@ export const DIFFERENCES: Difference[] = kept([
 
   // ───────────── pending: new differences the generator found ─────────────
   {
-    name: "new-onFinish-on-stop-error-unmount",
-    group: "pending-new",
-    reason:
-      "this tab's own turn is stopped (stop()), fails (an error frame, the socket closing under it) or the component unmounts mid-turn: official calls onFinish({ isAbort: true }) or onFinish({ isError: true }) with the message written so far (an empty assistant message with a client-made id if none was); ours calls onFinish only when a response completes",
-    normalise: (pair) => {
-      if (callsNamed(pair.ours, "onFinish").length > 0) return undefined;
-      return filterCalls(
-        pair,
-        (c, side) =>
-          !(
-            side === "official" &&
-            c.name === "onFinish" &&
-            (c.args.isAbort === true || c.args.isError === true)
-          ),
-      );
-    },
-  },
-  {
     name: "new-reconnect-offer-of-unseen-stream-as-own",
     group: "pending-new",
     reason:
