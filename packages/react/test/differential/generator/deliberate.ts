@@ -349,51 +349,89 @@ export const DIFFERENCES: Difference[] = kept([
       }),
   },
 
-  // ───────────── pending: new differences the generator found ─────────────
   {
-    name: "new-reconnect-offer-of-unseen-stream-as-own",
-    group: "pending-new",
+    name: "own-turn-replay-rebuilt",
+    group: "deliberate",
+    readme: "A turn replayed to this tab is rebuilt",
     reason:
-      "setup: the socket is down while another tab's (or the server's) stream starts, and this tab's own message waits to go out; the socket reconnects and the server's connect offer of that stream is ACKed → official: its transport reads the stream as a resumed one (isStreaming and isServerStreaming true at once) → ours: the offer answers its reconnect probe, so the stream counts as this tab's resumed turn (isServerStreaming false, isStreaming false until its next content chunk)",
-    diverges: ({ pair, diffs }, ctx) =>
-      ctx.label === "socket reconnects" &&
-      diffs.length > 0 &&
-      diffs.every(
-        (d) =>
-          (d.field === "isStreaming" || d.field === "isServerStreaming") &&
-          d.official === true &&
-          d.ours === false,
-      ) &&
-      pair.ours.sent.some((f) => (f as { type?: string }).type === "cf_agent_stream_resume_ack"),
-  },
-  {
-    name: "new-onFinish-message-after-setMessages-dropped-it",
-    group: "pending-new",
-    reason:
-      "setup: while this tab's own reply streams, setMessages drops that (last) assistant message; the stream then ends → official: onFinish gets its transport's copy of the reply (with the streamed text) → ours: onFinish gets the reply as the chat holds it (the same id, no parts)",
-    normalise: (pair, ctx) => {
-      const dropped = ctx.steps.slice(0, ctx.step).some((st) => (st as { do: string }).do === "setMessages");
-      const a = callsNamed(pair.official, "onFinish");
-      const b = callsNamed(pair.ours, "onFinish");
-      const ma = a[0]?.args.message as Message | undefined;
-      const mb = b[0]?.args.message as Message | undefined;
-      if (!dropped || a.length !== 1 || b.length !== 1 || !ma || !mb) return undefined;
-      if (ma.id !== mb.id || mb.parts.length !== 0 || ma.parts.length === 0) return undefined;
-      const swap = (c: Call) => (c.name === "onFinish" ? { ...c, args: { ...c.args, message: mb } } : c);
-      return {
-        official: {
-          ...pair.official,
-          calls: pair.official.calls.map((c) => JSON.stringify(swap(parse(c)))).sort(),
-        },
-        ours: pair.ours,
+      "this tab's own turn is replayed to it (resumeStream() while it streams, a reconnect): ours rebuilds the message from the replay; the official hook adds the replayed parts to its copy (a second `step-start`, the text twice, or text lost) and calls onFinish with that copy, sometimes twice",
+    diverges: ({ pair, diffs }, ctx) => {
+      if (!earlier(ctx, "resumeStream") && ctx.label !== "resumeStream" && !earlier(ctx, "drop"))
+        return false;
+      const doubled = (o: Observation) => {
+        let twice = showsTextTwice(o.messages);
+        everyMessage({ official: o, ours: o }, (m) => {
+          if (
+            m.parts.filter((p) => p.type === "step-start").length > 1 &&
+            showsTextTwice([
+              { ...m, parts: m.parts.map((p) => (p.type === "text" ? { ...p, state: "" } : p)) },
+            ])
+          )
+            twice = true;
+          if (m.parts.some((p, i) => p.type === "step-start" && m.parts[i - 1]?.type === "step-start"))
+            twice = true;
+          return m;
+        });
+        return twice;
       };
+      const ownReplay = ctx.ours.steps
+        .slice(0, ctx.step + 1)
+        .some((st) =>
+          (st.sent as Record<string, unknown>[]).some(
+            (f) => f.type === "cf_agent_stream_resume_ack" && ownRequest(f.id),
+          ),
+        );
+      const moreFinishes =
+        callsNamed(pair.official, "onFinish").length > callsNamed(pair.ours, "onFinish").length;
+      return (
+        (doubled(pair.official) && !showsTextTwice(pair.ours.messages)) ||
+        (ownReplay && (moreFinishes || diffs.every((d) => d.field === "messages" || d.field === "calls")))
+      );
     },
   },
   {
-    name: "new-socket-close-fails-own-stream",
-    group: "pending-new",
+    name: "continuation-into-its-message",
+    group: "deliberate",
+    readme: "A tool continuation goes into the message it continues",
     reason:
-      'the socket closes while this tab reads a stream through its transport (its own turn, or a stream it resumed): official fails it (status "error", error "WebSocket closed mid-stream", onError, onFinish({ isError: true })) and leaves the server turn running; ours keeps the turn live and picks it up again after the reconnect',
+      "a tool continuation this tab waits for streams after a new agent object or a remount: ours appends it to the last assistant message, where the server stores it; the official hook shows it as a new assistant message under a client-made id (the AI SDK resumes into an empty message)",
+    diverges: ({ pair }) => {
+      const a = pair.official.messages;
+      const b = pair.ours.messages;
+      if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length + 1) return false;
+      const last = a.at(-1) as Message;
+      const prev = a.at(-2) as Message;
+      return /^m\d+$/.test(last.id) && last.role === "assistant" && prev.role === "assistant";
+    },
+  },
+  {
+    name: "agent-object-keeps-shown-stream",
+    group: "deliberate",
+    readme: "A new agent object for the same thread",
+    reason:
+      "a new agent object for the same thread (a rotated token) while another tab's stream shows: ours keeps showing it live; the official hook stops showing it (isServerStreaming false) until an offer on the new socket is taken",
+    diverges: ({ pair }, ctx) =>
+      /^new agent object \((same|first)-thread\)$/.test(ctx.label) &&
+      pair.official.isServerStreaming === false &&
+      pair.ours.isServerStreaming === true,
+  },
+  {
+    name: "agent-object-keeps-awaited-continuation",
+    group: "deliberate",
+    readme: "A new agent object for the same thread",
+    reason:
+      "a new agent object for the same thread while a tool continuation this tab awaits (or reads) is on: ours keeps awaiting it and takes the new socket's offer as its continuation; the official hook gives it up (status \"ready\", isToolContinuation false, onFinish with an empty message) and shows the rest only as another stream",
+    diverges: ({ pair }, ctx) =>
+      /^new agent object \((same|first)-thread\)$/.test(ctx.label) &&
+      pair.official.isToolContinuation === false &&
+      pair.ours.isToolContinuation === true,
+  },
+  {
+    name: "socket-drop-keeps-turn",
+    group: "deliberate",
+    readme: "A dropped socket does not fail the turn",
+    reason:
+      "the socket closes while this tab reads a stream (its own turn, one it resumed): ours keeps the turn live and picks it up after the reconnect (the server's turn goes on); the official hook fails it (status \"error\", \"WebSocket closed mid-stream\", onError, onFinish({ isError: true })) and shows the server's result only when a transcript comes",
     diverges: ({ pair }, ctx) =>
       ctx.label === "socket drops" &&
       (pair.official.error === "WebSocket closed mid-stream" ||
@@ -401,10 +439,11 @@ export const DIFFERENCES: Difference[] = kept([
         (pair.official.isToolContinuation === false && pair.ours.isToolContinuation === true)),
   },
   {
-    name: "new-observed-tool-input-shown-while-streaming",
-    group: "pending-new",
+    name: "observed-tool-input-streams",
+    group: "deliberate",
+    readme: "Partial tool input shows for every stream",
     reason:
-      "another tab's (or the server's) stream calls a tool: while its input streams, ours shows the partial input (`input`, `rawInput`) on the `input-streaming` part; official's observer path shows neither until the input is complete (its own requests show both, as ours)",
+      "another tab's (or the server's) stream calls a tool: while its input streams, ours shows the partial input (`input`, `rawInput`) as for this tab's own requests; the official hook's observer path shows neither until the input is complete",
     normalise: (pair) => {
       const a = pair.official.messages;
       const b = pair.ours.messages;
@@ -432,6 +471,86 @@ export const DIFFERENCES: Difference[] = kept([
       }));
       return changed ? { official: pair.official, ours: { ...pair.ours, messages } } : undefined;
     },
+  },
+  {
+    name: "no-tools-after-stop-or-error",
+    group: "deliberate",
+    readme: "The tools of a stopped or failed turn do not run",
+    reason:
+      "this tab's turn is stopped or fails while its last message holds a tool call with its input (a server tool still running, a client tool, an approval-gated tool before its approval request): the official hook then calls onToolCall for it (and would run a client tool and send its result into a turn that is over); ours does not",
+    normalise: (pair, ctx) => {
+      if (
+        !/^(stop|server: (in-band|thrown) error)$/.test(ctx.label) ||
+        callsNamed(pair.ours, "onToolCall").length > 0
+      )
+        return undefined;
+      return filterCalls(pair, (c, side) => !(side === "official" && c.name === "onToolCall"));
+    },
+  },
+  {
+    name: "stop-ends-continuation-wait",
+    group: "deliberate",
+    readme: "`stop()` or a failed turn ends the wait for a tool continuation",
+    reason:
+      "stop() ends this tab's turn while a tool continuation it asked for earlier has not started: ours gives up waiting with the stop (status ready, isToolContinuation false); the official hook keeps waiting for it after the user pressed stop",
+    diverges: ({ pair }, ctx) =>
+      ctx.label === "stop" &&
+      pair.official.isToolContinuation === true &&
+      pair.ours.isToolContinuation === false,
+  },
+  {
+    name: "error-ends-continuation-wait",
+    group: "deliberate",
+    readme: "`stop()` or a failed turn ends the wait for a tool continuation",
+    reason:
+      "this tab's turn fails while a tool continuation it asked for has not started: ours clears isToolContinuation with the error; the official hook keeps it true (and takes the continuation when it comes)",
+    diverges: ({ diffs, pair }, ctx) =>
+      /^server: (in-band|thrown) error$/.test(ctx.label) &&
+      pair.official.isToolContinuation === true &&
+      pair.ours.isToolContinuation === false &&
+      diffs.every((d) => ["isToolContinuation", "status", "calls", "sent"].includes(d.field)),
+  },
+  {
+    name: "onFinish-message-is-the-chats",
+    group: "deliberate",
+    readme: "`onFinish` has no `finishReason`",
+    reason:
+      "setMessages drops this tab's streaming reply, then the stream ends: ours hands onFinish the reply as the chat holds it (its id, no parts); the official hook its transport's copy (with the streamed text)",
+    normalise: (pair, ctx) => {
+      const dropped = ctx.steps.slice(0, ctx.step).some((st) => (st as { do: string }).do === "setMessages");
+      const a = callsNamed(pair.official, "onFinish");
+      const b = callsNamed(pair.ours, "onFinish");
+      const ma = a[0]?.args.message as Message | undefined;
+      const mb = b[0]?.args.message as Message | undefined;
+      if (!dropped || a.length !== 1 || b.length !== 1 || !ma || !mb) return undefined;
+      if (ma.id !== mb.id || mb.parts.length !== 0 || ma.parts.length === 0) return undefined;
+      const swap = (c: Call) => (c.name === "onFinish" ? { ...c, args: { ...c.args, message: mb } } : c);
+      return {
+        official: {
+          ...pair.official,
+          calls: pair.official.calls.map((c) => JSON.stringify(swap(parse(c)))).sort(),
+        },
+        ours: pair.ours,
+      };
+    },
+  },
+
+  // ───────────── pending: new differences the generator found ─────────────
+  {
+    name: "new-reconnect-offer-of-unseen-stream-as-own",
+    group: "pending-new",
+    reason:
+      "setup: the socket is down while another tab's (or the server's) stream starts, and this tab's own message waits to go out; the socket reconnects and the server's connect offer of that stream is ACKed → official: its transport reads the stream as a resumed one (isStreaming and isServerStreaming true at once) → ours: the offer answers its reconnect probe, so the stream counts as this tab's resumed turn (isServerStreaming false, isStreaming false until its next content chunk)",
+    diverges: ({ pair, diffs }, ctx) =>
+      ctx.label === "socket reconnects" &&
+      diffs.length > 0 &&
+      diffs.every(
+        (d) =>
+          (d.field === "isStreaming" || d.field === "isServerStreaming") &&
+          d.official === true &&
+          d.ours === false,
+      ) &&
+      pair.ours.sent.some((f) => (f as { type?: string }).type === "cf_agent_stream_resume_ack"),
   },
   {
     name: "new-decision-during-own-turn-probes",
@@ -512,59 +631,6 @@ export const DIFFERENCES: Difference[] = kept([
     diverges: ({ pair }) => [pair.official.messages, pair.ours.messages].some(showsTextTwice),
   },
   {
-    name: "new-onToolCall-after-stop-or-error",
-    group: "pending-new",
-    reason:
-      "this tab's turn is stopped (stop()) or fails (an error frame) while its last message holds a tool call with its input (a server tool still running, a client tool, an approval-gated tool before its approval request): official then calls onToolCall for it (and would run a client tool and send its result); ours does not",
-    normalise: (pair, ctx) => {
-      if (
-        !/^(stop|server: (in-band|thrown) error)$/.test(ctx.label) ||
-        callsNamed(pair.ours, "onToolCall").length > 0
-      )
-        return undefined;
-      return filterCalls(pair, (c, side) => !(side === "official" && c.name === "onToolCall"));
-    },
-  },
-  {
-    name: "new-official-doubles-own-stream-on-replay",
-    group: "pending-new",
-    reason:
-      "this tab's own turn is replayed to it (resumeStream() while it streams, a reconnect): official's copy of it goes wrong (the replayed parts added again: a second `step-start`, the text twice; or text lost) and it calls onFinish with that copy, sometimes twice; ours rebuilds the message (ours is right: a candidate for the README list)",
-    diverges: ({ pair, diffs }, ctx) => {
-      if (!earlier(ctx, "resumeStream") && ctx.label !== "resumeStream" && !earlier(ctx, "drop"))
-        return false;
-      const doubled = (o: Observation) => {
-        let twice = showsTextTwice(o.messages);
-        everyMessage({ official: o, ours: o }, (m) => {
-          if (
-            m.parts.filter((p) => p.type === "step-start").length > 1 &&
-            showsTextTwice([
-              { ...m, parts: m.parts.map((p) => (p.type === "text" ? { ...p, state: "" } : p)) },
-            ])
-          )
-            twice = true;
-          if (m.parts.some((p, i) => p.type === "step-start" && m.parts[i - 1]?.type === "step-start"))
-            twice = true;
-          return m;
-        });
-        return twice;
-      };
-      const ownReplay = ctx.ours.steps
-        .slice(0, ctx.step + 1)
-        .some((st) =>
-          (st.sent as Record<string, unknown>[]).some(
-            (f) => f.type === "cf_agent_stream_resume_ack" && ownRequest(f.id),
-          ),
-        );
-      const moreFinishes =
-        callsNamed(pair.official, "onFinish").length > callsNamed(pair.ours, "onFinish").length;
-      return (
-        (doubled(pair.official) && !showsTextTwice(pair.ours.messages)) ||
-        (ownReplay && (moreFinishes || diffs.every((d) => d.field === "messages" || d.field === "calls")))
-      );
-    },
-  },
-  {
     name: "new-step-start-shown-before-content",
     group: "pending-new",
     reason:
@@ -577,16 +643,6 @@ export const DIFFERENCES: Difference[] = kept([
       }),
   },
   {
-    name: "new-agent-object-same-thread-drops-shown-stream",
-    group: "pending-new",
-    reason:
-      "a new agent object for the same thread (a rotated token) while another tab's stream shows: official stops showing it (isServerStreaming false) until an offer on the new socket is taken; ours keeps showing it live",
-    diverges: ({ pair }, ctx) =>
-      /^new agent object \((same|first)-thread\)$/.test(ctx.label) &&
-      pair.official.isServerStreaming === false &&
-      pair.ours.isServerStreaming === true,
-  },
-  {
     name: "new-execute-runs-before-stream-ends",
     group: "pending-new",
     reason:
@@ -594,41 +650,6 @@ export const DIFFERENCES: Difference[] = kept([
     diverges: ({ pair }) =>
       callsNamed(pair.official, "execute").length > callsNamed(pair.ours, "execute").length &&
       frames(pair.official, "cf_agent_tool_result").length > frames(pair.ours, "cf_agent_tool_result").length,
-  },
-  {
-    name: "new-official-continuation-as-new-message",
-    group: "pending-new",
-    reason:
-      "a tool continuation this tab waits for streams after a new agent object or a remount: official shows it as a new assistant message under a client-made id (the AI SDK starts its resume from an empty message); ours appends it to the last assistant message, where the server stores it (ours is right: a candidate for the README list)",
-    diverges: ({ pair }) => {
-      const a = pair.official.messages;
-      const b = pair.ours.messages;
-      if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length + 1) return false;
-      const last = a.at(-1) as Message;
-      const prev = a.at(-2) as Message;
-      return /^m\d+$/.test(last.id) && last.role === "assistant" && prev.role === "assistant";
-    },
-  },
-  {
-    name: "new-turn-error-keeps-awaited-continuation",
-    group: "pending-new",
-    reason:
-      "this tab's turn fails while a tool continuation it asked for (an approval or tool result with autoContinue) has not started: official keeps isToolContinuation true (and takes the continuation when it comes); ours clears it with the error",
-    diverges: ({ diffs, pair }, ctx) =>
-      /^server: (in-band|thrown) error$/.test(ctx.label) &&
-      pair.official.isToolContinuation === true &&
-      pair.ours.isToolContinuation === false &&
-      diffs.every((d) => ["isToolContinuation", "status", "calls", "sent"].includes(d.field)),
-  },
-  {
-    name: "new-agent-object-official-gives-up-awaited-continuation",
-    group: "pending-new",
-    reason:
-      "a new agent object for the same thread while a tool continuation this tab awaits (or reads) is on: official gives it up (status \"ready\", isToolContinuation false, onFinish with an empty message) and shows the rest only as another stream once the new socket's offer is taken; ours keeps awaiting it and takes the new socket's offer as its continuation",
-    diverges: ({ pair }, ctx) =>
-      /^new agent object \((same|first)-thread\)$/.test(ctx.label) &&
-      pair.official.isToolContinuation === false &&
-      pair.ours.isToolContinuation === true,
   },
   {
     name: "new-decision-during-own-turn-not-shown",
@@ -639,16 +660,6 @@ export const DIFFERENCES: Difference[] = kept([
       /^(approve|deny)$/.test(ctx.label) &&
       diffs.every((d) => d.field === "messages" || d.field === "status") &&
       JSON.stringify(diffs).includes("approval-requested"),
-  },
-  {
-    name: "new-stop-gives-up-awaited-continuation",
-    group: "pending-new",
-    reason:
-      "stop() ends this tab's turn while a tool continuation it asked for earlier (an approval decided during the turn) has not started: official keeps waiting for it (isToolContinuation true) and takes it when it comes; ours gives it up with the stop",
-    diverges: ({ pair }, ctx) =>
-      ctx.label === "stop" &&
-      pair.official.isToolContinuation === true &&
-      pair.ours.isToolContinuation === false,
   },
 ]);
 
@@ -679,12 +690,13 @@ export interface AgentDifference {
 
 /** Every `useAgent` difference the generator accepts. */
 export const AGENT_DIFFERENCES: AgentDifference[] = kept([
-  // ───────────── pending: new differences the generator found ─────────────
+  // ───────────── deliberate (the README's list) ─────────────
   {
-    name: "new-useAgent-name-change-while-disabled-keeps-state",
-    group: "pending-new",
+    name: "useAgent-name-change-clears-state",
+    group: "deliberate",
+    readme: "A new agent name never shows the previous instance's state",
     reason:
-      "setup: `enabled` turned false (and stays false), then the agent's `name` changes → official: keeps showing the previous instance's state (no connection to bring the new one's) → ours: state undefined until the new instance sends its own",
+      "`enabled` turned false (and stays false), then the agent's `name` changes: ours shows no state (undefined) until the new instance sends its own; the official hook keeps showing the previous instance's state as the new one's",
     diverges: (pair, ctx) =>
       ctx.label === '{"do":"name"}' &&
       ctx.labels.includes('{"do":"enabled","on":false}') &&
