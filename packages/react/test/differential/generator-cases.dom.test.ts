@@ -155,4 +155,26 @@ describe("found by the generator", () => {
       expect(flags(failed.ours.driver)).toEqual([[false, true, true]]);
     },
   );
+  it(
+    "another tab's transcript holds this tab's streaming reply from before its tool input streamed: the partial input stays shown (ours took the copy without it)",
+    T,
+    async () => {
+      const r = await play(
+        [
+          { do: "send", kind: "pay" },
+          { do: "advance", n: 1 },
+          { do: "advance", n: 3 },
+          { do: "otherSnapshot", trim: false },
+        ],
+        { history: "approval" },
+      );
+      const tool = (d: typeof r.ours.driver) =>
+        ((d.last?.messages ?? []) as UIMessage[]).at(-1)?.parts.find((p) => p.type === "tool-processPayment") as
+          | Record<string, unknown>
+          | undefined;
+      expect(tool(r.official.driver)?.input).toEqual({ amount: 250, recipient: "ACME" });
+      expect(tool(r.ours.driver)?.state).toBe("input-streaming");
+      expect(tool(r.ours.driver)?.input).toEqual({ amount: 250, recipient: "ACME" });
+    },
+  );
 });

@@ -575,39 +575,6 @@ export const DIFFERENCES: Difference[] = kept([
     },
   },
   {
-    name: "new-snapshot-drops-partial-tool-input",
-    group: "pending-new",
-    reason:
-      "another tab's transcript arrives while this tab streams a tool call's input; it holds the streaming message without the partial input: ours takes that copy (the partial `input`/`rawInput` disappear until the next chunk), official keeps its own streaming copy (the README says ours keeps a message still streaming here when the snapshot holds an older copy)",
-    normalise: (pair) => {
-      const a = pair.official.messages;
-      const b = pair.ours.messages;
-      if (!Array.isArray(a) || !Array.isArray(b)) return undefined;
-      const ours = new Map<string, Part>();
-      for (const m of b as Message[])
-        for (const p of m.parts) if (typeof p.toolCallId === "string") ours.set(p.toolCallId, p);
-      let changed = false;
-      const messages = (a as Message[]).map((m) => ({
-        ...m,
-        parts: m.parts.map((p) => {
-          const o = typeof p.toolCallId === "string" ? ours.get(p.toolCallId) : undefined;
-          if (
-            p.state !== "input-streaming" ||
-            o?.state !== "input-streaming" ||
-            "input" in o ||
-            "rawInput" in o
-          )
-            return p;
-          if (!("input" in p) && !("rawInput" in p)) return p;
-          changed = true;
-          const { input: _i, rawInput: _r, ...rest } = p;
-          return rest as Part;
-        }),
-      }));
-      return changed ? { official: { ...pair.official, messages }, ours: pair.ours } : undefined;
-    },
-  },
-  {
     name: "new-send-while-own-turn-streams",
     group: "pending-new",
     reason:
