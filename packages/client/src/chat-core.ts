@@ -81,7 +81,10 @@ export class ChatCore<M extends UIMessage = UIMessage> {
   readonly reported = new Set<string>();
   /** The request this tab is sending, until it ends. */
   localRequest: string | undefined;
-  /** Streams that delivered a frame here: `status` is `"streaming"` for this tab's own ones. */
+  /**
+   * Streams that delivered a content chunk here since this tab's last request: `status` is `"streaming"` for
+   * this tab's own ones.
+   */
   readonly started = new Set<string>();
   /** Streams the user stopped: not counted in `status` while the server winds them down. */
   readonly stopped = new Set<string>();
@@ -196,10 +199,13 @@ export class ChatCore<M extends UIMessage = UIMessage> {
    * server's end of it arrives. Another tab's stream was never this tab's response: no `onFinish`.
    */
   abortOwn(): void {
+    // Upstream's transport reads one response at a time, the latest: this tab's last request, else the stream
+    // it resumed or the continuation it awaited.
     const ids = new Set<string>();
-    for (const [id, origin] of this.rm.activeStreams)
-      if (origin !== "observed" || this.claimed.has(id)) ids.add(id);
     if (this.localRequest !== undefined) ids.add(this.localRequest);
+    else
+      for (const [id, origin] of this.rm.activeStreams)
+        if (origin !== "observed" || this.claimed.has(id)) ids.add(id);
     for (const id of ids) {
       if (this.finishedEarly.has(id)) continue;
       this.finish(id, this.streamMessage.get(id), { isAbort: true });

@@ -71,14 +71,16 @@ describe("found by the generator", () => {
   );
 
   it(
-    "a tool continuation this tab ACKed fails in-band: no onFinish as if it had completed (ours called onFinish({ isError: false }) at the bare done)",
+    "a tool continuation this tab ACKed fails in-band: onFinish({ isError: true }), not as if it had completed (ours called onFinish({ isError: false }) at the bare done)",
     T,
     async () => {
       const r = await play(
         [{ do: "advance", n: 1 }, { do: "advance", n: 1 }, { do: "fail", thrown: false }, { do: "render" }],
         { tools: "execute", history: "waiting-tool" },
       );
-      expect(r.ours.driver.callsOf("onFinish")).toEqual([]);
+      expect(r.ours.driver.callsOf("onFinish").map((c) => (c.args as { isError: boolean }).isError)).toEqual([
+        true,
+      ]);
       expect(r.ours.driver.callsOf("onTurnEnd").map((c) => (c.args as { outcome: string }).outcome)).toEqual([
         "error",
       ]);
@@ -175,6 +177,23 @@ describe("found by the generator", () => {
       expect(tool(r.official.driver)?.input).toEqual({ amount: 250, recipient: "ACME" });
       expect(tool(r.ours.driver)?.state).toBe("input-streaming");
       expect(tool(r.ours.driver)?.input).toEqual({ amount: 250, recipient: "ACME" });
+    },
+  );
+  it(
+    "sendMessage while this tab's previous turn streams: status 'submitted' until the next content chunk, as upstream's (ours stayed 'streaming')",
+    T,
+    async () => {
+      const r = await play(
+        [
+          { do: "send", kind: "slow" },
+          { do: "advance", n: 3 },
+          { do: "send", kind: "hello" },
+        ],
+        { history: "empty" },
+      );
+      expect(r.official.driver.last?.status).toBe("submitted");
+      expect(r.ours.driver.last?.status).toBe("submitted");
+      expect(r.ours.driver.last?.isStreaming).toBe(false);
     },
   );
 });

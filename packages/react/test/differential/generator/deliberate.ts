@@ -405,6 +405,34 @@ export const DIFFERENCES: Difference[] = kept([
     },
   },
   {
+    name: "continuation-onFinish-message",
+    group: "deliberate",
+    readme: "A tool continuation goes into the message it continues",
+    reason:
+      "a tool continuation this tab awaited ends (or fails): ours hands onFinish the message it continued, where the server stores it; the official hook a message of its own under a client-made id holding only the continuation's parts",
+    normalise: (pair) => {
+      const a = callsNamed(pair.official, "onFinish");
+      const b = callsNamed(pair.ours, "onFinish");
+      const ma = a[0]?.args.message as Message | undefined;
+      const mb = b[0]?.args.message as Message | undefined;
+      if (a.length !== 1 || b.length !== 1 || !ma || !mb || ma.id === mb.id || !/^m\d+$/.test(ma.id))
+        return undefined;
+      const shown = (o: Observation, id: string) =>
+        Array.isArray(o.messages) && (o.messages as Message[]).some((m) => m.id === id);
+      if (shown(pair.official, ma.id) || !shown(pair.ours, mb.id) || mb.role !== "assistant") return undefined;
+      const tail = JSON.stringify(mb.parts.slice(mb.parts.length - ma.parts.length));
+      if (ma.parts.length > mb.parts.length || tail !== JSON.stringify(ma.parts)) return undefined;
+      // Both sides' message replaced by the same mark (not a message: later entries leave it alone).
+      const mark = { continued: mb.id };
+      const swap = (c: Call) => (c.name === "onFinish" ? { ...c, args: { ...c.args, message: mark } } : c);
+      const map = (o: Observation) => ({
+        ...o,
+        calls: o.calls.map((c) => JSON.stringify(swap(parse(c)))).sort(),
+      });
+      return { official: map(pair.official), ours: map(pair.ours) };
+    },
+  },
+  {
     name: "agent-object-keeps-shown-stream",
     group: "deliberate",
     readme: "A new agent object for the same thread",
@@ -578,7 +606,7 @@ export const DIFFERENCES: Difference[] = kept([
     name: "new-send-while-own-turn-streams",
     group: "pending-new",
     reason:
-      'sendMessage while this tab\'s own previous turn still streams (the server queues the new turn): official moves on to the new request (status "submitted", and when the earlier turn then fails the new one shows as streaming); ours goes on showing the earlier turn ("streaming", or "error" once it fails, until the next send)',
+      'sendMessage while this tab\'s own previous turn still streams (the server queues the new turn); both hooks show "submitted" at the send and "streaming" at the earlier turn\'s next chunk, then: official turns "ready" when the earlier turn ends although the queued one has not started (ours stays "submitted"), shows the queued one as streaming when the earlier turn fails (ours "error"), and calls onFinish for the one request its transport reads',
     diverges: ({ diffs }, ctx) => {
       const sentWhileStreaming = ctx.official.steps
         .slice(1, ctx.step + 1)
