@@ -206,6 +206,11 @@ export class ChatCore<M extends UIMessage = UIMessage> {
     else
       for (const [id, origin] of this.rm.activeStreams)
         if (origin !== "observed" || this.claimed.has(id)) ids.add(id);
+    // A tool continuation awaited before its stream started: upstream's request for it is aborted too.
+    if (ids.size === 0 && this.rm.isToolContinuation) {
+      this.finish("", undefined, { isAbort: true });
+      return;
+    }
     for (const id of ids) {
       if (this.finishedEarly.has(id)) continue;
       this.finish(id, this.streamMessage.get(id), { isAbort: true });

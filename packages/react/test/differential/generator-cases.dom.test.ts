@@ -196,4 +196,21 @@ describe("found by the generator", () => {
       expect(r.ours.driver.last?.isStreaming).toBe(false);
     },
   );
+  it(
+    "a tool continuation awaited before its stream starts, then the chat switches thread: onFinish({ isAbort: true }), as upstream's (ours: none)",
+    T,
+    async () => {
+      const r = await play(
+        [
+          { do: "decide", approved: false },
+          { do: "agent", to: "other-thread" },
+        ],
+        { history: "approval" },
+      );
+      const aborts = (d: typeof r.ours.driver) =>
+        d.callsOf("onFinish").filter((c) => (c.args as { isAbort: boolean }).isAbort).length;
+      expect(aborts(r.official.driver)).toBe(1);
+      expect(aborts(r.ours.driver)).toBe(1);
+    },
+  );
 });

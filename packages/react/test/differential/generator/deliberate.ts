@@ -337,16 +337,22 @@ export const DIFFERENCES: Difference[] = kept([
     readme: "A server transcript replaces the local one",
     reason:
       "a transcript from the server replaces the local copy of a message that is no longer streaming here; the official hook keeps its own streamed copy in some end-of-turn races (here: the `finishReason` metadata the stream carried, which the server does not store), and sends that copy back with the next request",
-    normalise: (pair) =>
-      pairMessages(pair, (m, o) => {
-        const strip = (x: Message) => {
-          const { metadata: _m, ...rest } = x;
-          return rest as Message;
-        };
+    normalise: (pair) => {
+      const strip = (x: Message) => {
+        const { metadata: _m, ...rest } = x;
+        return rest as Message;
+      };
+      const ids = new Set<string>();
+      const paired = pairMessages(pair, (m, o) => {
         if (m.role !== "assistant" || (m.metadata === undefined) === (o.metadata === undefined))
           return undefined;
-        return JSON.stringify(strip(m)) === JSON.stringify(strip(o)) ? [strip(m), strip(o)] : undefined;
-      }),
+        if (JSON.stringify(strip(m)) !== JSON.stringify(strip(o))) return undefined;
+        ids.add(m.id);
+        return [strip(m), strip(o)];
+      });
+      // Every other copy of such a message (one handed to onFinish before the transcript replaced it) too.
+      return paired && everyMessage(paired, (m) => (ids.has(m.id) && m.role === "assistant" ? strip(m) : m));
+    },
   },
 
   {
@@ -419,7 +425,7 @@ export const DIFFERENCES: Difference[] = kept([
         return undefined;
       const shown = (o: Observation, id: string) =>
         Array.isArray(o.messages) && (o.messages as Message[]).some((m) => m.id === id);
-      if (shown(pair.official, ma.id) || !shown(pair.ours, mb.id) || mb.role !== "assistant") return undefined;
+      if (shown(pair.official, ma.id) || mb.role !== "assistant") return undefined;
       const tail = JSON.stringify(mb.parts.slice(mb.parts.length - ma.parts.length));
       if (ma.parts.length > mb.parts.length || tail !== JSON.stringify(ma.parts)) return undefined;
       // Both sides' message replaced by the same mark (not a message: later entries leave it alone).
