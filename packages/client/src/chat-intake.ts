@@ -187,7 +187,15 @@ export class ChatIntake<M extends UIMessage = UIMessage> {
     else if (violation) c.fail(new Error(`chat stream ${f.id}: ${violation}`));
     else if (parsed.kind === "chunk") {
       // Upstream's status turns `streaming` at the first chunk with content, not at `start`/`start-step`.
-      if (parsed.chunk.type !== "start" && parsed.chunk.type !== "start-step") c.started.add(f.id);
+      if (parsed.chunk.type !== "start" && parsed.chunk.type !== "start-step") {
+        c.started.add(f.id);
+        // This tab's latest request streams (the server ran it after an earlier turn of this tab failed): as
+        // upstream's, `status` follows it, and the earlier turn's error is no longer shown.
+        if (c.failed && f.id === c.localRequest) {
+          c.failed = false;
+          c.error = undefined;
+        }
+      }
       const out = c.list.applyChunk(f.id, parsed.chunk, {
         continuation: f.continuation === true,
         replay: f.replay === true,

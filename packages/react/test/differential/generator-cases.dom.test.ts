@@ -213,4 +213,20 @@ describe("found by the generator", () => {
       expect(aborts(r.ours.driver)).toBe(1);
     },
   );
+  it(
+    "this tab's earlier turn fails while its next message waits in the server's queue: the queued turn shows as streaming once it starts, as upstream's (ours stayed 'error')",
+    T,
+    async () => {
+      const r = await play([
+        { do: "send", kind: "slow" },
+        { do: "advance", n: 3 },
+        { do: "send", kind: "hello" },
+        { do: "fail", thrown: false },
+        { do: "advance", n: 4 },
+      ]);
+      expect(r.official.driver.last?.status).toBe("streaming");
+      expect(r.ours.driver.last?.status).toBe("streaming");
+      expect(r.ours.driver.last?.error).toBeUndefined();
+    },
+  );
 });

@@ -439,6 +439,24 @@ export const DIFFERENCES: Difference[] = kept([
     },
   },
   {
+    name: "queued-turn-stays-submitted",
+    group: "deliberate",
+    readme: "A message sent while a turn streams stays `submitted` until its turn starts",
+    reason:
+      'sendMessage while this tab\'s own previous turn streams (the server queues the new turn), then the earlier turn ends: ours stays "submitted" until the queued turn streams; the official hook shows "ready" although that turn is still to come',
+    diverges: ({ pair, diffs }, ctx) =>
+      pair.official.status === "ready" &&
+      pair.ours.status === "submitted" &&
+      diffs.every((d) => d.field === "status" || d.field === "isStreaming") &&
+      ctx.official.steps
+        .slice(1, ctx.step + 1)
+        .some(
+          (s, i) =>
+            s.label.startsWith("send ") &&
+            ["submitted", "streaming"].includes(String(ctx.official.steps[i]?.view?.status)),
+        ),
+  },
+  {
     name: "agent-object-keeps-shown-stream",
     group: "deliberate",
     readme: "A new agent object for the same thread",
@@ -612,7 +630,7 @@ export const DIFFERENCES: Difference[] = kept([
     name: "new-send-while-own-turn-streams",
     group: "pending-new",
     reason:
-      'sendMessage while this tab\'s own previous turn still streams (the server queues the new turn); both hooks show "submitted" at the send and "streaming" at the earlier turn\'s next chunk, then: official turns "ready" when the earlier turn ends although the queued one has not started (ours stays "submitted"), shows the queued one as streaming when the earlier turn fails (ours "error"), and calls onFinish for the one request its transport reads',
+      "sendMessage while this tab's own previous turn still streams (the server queues the new turn): both hooks show \"submitted\" at the send, \"streaming\" at either turn's next chunk, and the queued turn streaming after the earlier one failed; what still differs after that (seeds 41, 93, 116, 133, 141, 151 of 1-160): which request onFinish reports, a client tool or continuation answered meanwhile, a reconnect or a new agent object while both turns are on",
     diverges: ({ diffs }, ctx) => {
       const sentWhileStreaming = ctx.official.steps
         .slice(1, ctx.step + 1)
