@@ -371,7 +371,8 @@ function olderCopy(server: UIMessage, mine: UIMessage): boolean {
     if (a.state === "input-streaming" && b.state === "input-streaming" && a.toolCallId === b.toolCallId) {
       if (!("input" in a) && "input" in b) behind = true;
     } else if ((a.type === "text" || a.type === "reasoning") && a.text !== b.text) {
-      if (typeof a.text !== "string" || typeof b.text !== "string" || !b.text.startsWith(a.text)) return false;
+      if (typeof a.text !== "string" || typeof b.text !== "string" || !b.text.startsWith(a.text))
+        return false;
       behind = true;
     } else if (JSON.stringify(a) !== JSON.stringify(b)) return false;
   }

@@ -171,9 +171,9 @@ describe("found by the generator", () => {
         { history: "approval" },
       );
       const tool = (d: typeof r.ours.driver) =>
-        ((d.last?.messages ?? []) as UIMessage[]).at(-1)?.parts.find((p) => p.type === "tool-processPayment") as
-          | Record<string, unknown>
-          | undefined;
+        ((d.last?.messages ?? []) as UIMessage[])
+          .at(-1)
+          ?.parts.find((p) => p.type === "tool-processPayment") as Record<string, unknown> | undefined;
       expect(tool(r.official.driver)?.input).toEqual({ amount: 250, recipient: "ACME" });
       expect(tool(r.ours.driver)?.state).toBe("input-streaming");
       expect(tool(r.ours.driver)?.input).toEqual({ amount: 250, recipient: "ACME" });

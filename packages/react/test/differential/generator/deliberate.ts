@@ -472,7 +472,7 @@ export const DIFFERENCES: Difference[] = kept([
     group: "deliberate",
     readme: "A new agent object for the same thread",
     reason:
-      "a new agent object for the same thread while a tool continuation this tab awaits (or reads) is on: ours keeps awaiting it and takes the new socket's offer as its continuation; the official hook gives it up (status \"ready\", isToolContinuation false, onFinish with an empty message) and shows the rest only as another stream",
+      'a new agent object for the same thread while a tool continuation this tab awaits (or reads) is on: ours keeps awaiting it and takes the new socket\'s offer as its continuation; the official hook gives it up (status "ready", isToolContinuation false, onFinish with an empty message) and shows the rest only as another stream',
     diverges: ({ pair }, ctx) =>
       /^new agent object \((same|first)-thread\)$/.test(ctx.label) &&
       pair.official.isToolContinuation === false &&
@@ -483,7 +483,7 @@ export const DIFFERENCES: Difference[] = kept([
     group: "deliberate",
     readme: "A dropped socket does not fail the turn",
     reason:
-      "the socket closes while this tab reads a stream (its own turn, one it resumed): ours keeps the turn live and picks it up after the reconnect (the server's turn goes on); the official hook fails it (status \"error\", \"WebSocket closed mid-stream\", onError, onFinish({ isError: true })) and shows the server's result only when a transcript comes",
+      'the socket closes while this tab reads a stream (its own turn, one it resumed): ours keeps the turn live and picks it up after the reconnect (the server\'s turn goes on); the official hook fails it (status "error", "WebSocket closed mid-stream", onError, onFinish({ isError: true })) and shows the server\'s result only when a transcript comes',
     diverges: ({ pair }, ctx) =>
       ctx.label === "socket drops" &&
       (pair.official.error === "WebSocket closed mid-stream" ||
@@ -630,7 +630,7 @@ export const DIFFERENCES: Difference[] = kept([
     name: "new-send-while-own-turn-streams",
     group: "pending-new",
     reason:
-      "sendMessage while this tab's own previous turn still streams (the server queues the new turn): both hooks show \"submitted\" at the send, \"streaming\" at either turn's next chunk, and the queued turn streaming after the earlier one failed; what still differs after that (seeds 41, 93, 116, 133, 141, 151 of 1-160): which request onFinish reports, a client tool or continuation answered meanwhile, a reconnect or a new agent object while both turns are on",
+      'sendMessage while this tab\'s own previous turn still streams (the server queues the new turn): both hooks show "submitted" at the send, "streaming" at either turn\'s next chunk, and the queued turn streaming after the earlier one failed; what still differs after that (seeds 41, 93, 116, 133, 141, 151 of 1-160): which request onFinish reports, a client tool or continuation answered meanwhile, a reconnect or a new agent object while both turns are on',
     diverges: ({ diffs }, ctx) => {
       const sentWhileStreaming = ctx.official.steps
         .slice(1, ctx.step + 1)
