@@ -457,6 +457,24 @@ export const DIFFERENCES: Difference[] = kept([
         ),
   },
   {
+    name: "client-tool-on-load-submitted",
+    group: "deliberate",
+    readme: "A client tool answered on load shows `submitted`",
+    reason:
+      'a transcript loaded on mount ends with a client tool waiting; the app answers it at once (with autoContinue): ours shows "submitted" while the continuation is awaited, as after any answer; the official hook stays "ready" (its isToolContinuation is true)',
+    normalise: (pair, ctx) => {
+      // Since the last mount, the official hook has shown nothing but "ready" (the answer's wait).
+      let since = ctx.step;
+      while (since > 0 && !/^(mount|remount)$/.test(ctx.official.steps[since]?.label ?? "")) since--;
+      if (!/^(mount|remount)$/.test(ctx.official.steps[since]?.label ?? "")) return undefined;
+      if (ctx.official.steps.slice(since, ctx.step).some((s) => s.view?.status !== "ready")) return undefined;
+      const { official: a, ours: b } = pair;
+      if (a.status !== "ready" || b.status !== "submitted") return undefined;
+      if (a.isToolContinuation !== true || b.isToolContinuation !== true) return undefined;
+      return { official: a, ours: { ...b, status: "ready" } };
+    },
+  },
+  {
     name: "agent-object-keeps-shown-stream",
     group: "deliberate",
     readme: "A new agent object for the same thread",
