@@ -81,10 +81,15 @@ export class ChatCore<M extends UIMessage = UIMessage> {
   readonly reported = new Set<string>();
   /** The request this tab is sending, until it ends. */
   localRequest: string | undefined;
-  /** Streams that delivered a frame here: `status` is `"streaming"` for this tab's own ones. */
+  /**
+   * Streams that delivered a content chunk here since this tab's last request: `status` is `"streaming"` for
+   * this tab's own ones.
+   */
   readonly started = new Set<string>();
   /** Streams the user stopped: not counted in `status` while the server winds them down. */
   readonly stopped = new Set<string>();
+  /** Requests whose `onFinish` already came (a stop, an unmount): their later end does not call it again. */
+  readonly finishedEarly = new Set<string>();
   /** Streams a probe of this tab was answered with. */
   readonly probed = new Set<string>();
   /**
@@ -161,6 +166,56 @@ export class ChatCore<M extends UIMessage = UIMessage> {
       this.options.onError?.(new Error(`${name} threw: ${error.message}`, { cause: error }));
     } catch {
       // An onError that throws too has nowhere left to report to.
+    }
+  }
+
+  /**
+   * Calls the app's `onFinish` for the response of request `requestId`, as the AI SDK's:
+   * with the message that stream wrote, or an empty assistant message when it wrote nothing. Its arguments only
+   * for an app that listens: a copy of the transcript per turn is a cost that grows with the session.
+   */
+  finish(
+    requestId: string,
+    messageId: string | undefined,
+    how: { isAbort?: boolean; isError?: boolean } = {},
+  ): void {
+    if (this.finishedEarly.delete(requestId)) return;
+    const { onFinish } = this.options;
+    if (!onFinish) return;
+    const message = (messageId === undefined ? undefined : this.list.get(messageId)) as M | undefined;
+    const finish = {
+      message: message ?? ({ id: messageId ?? nanoid(16), role: "assistant", parts: [] } as unknown as M),
+      messages: this.list.messages.slice() as M[],
+      isAbort: how.isAbort === true,
+      isDisconnect: false,
+      isError: how.isError === true,
+    };
+    this.callApp("onFinish", () => onFinish(finish));
+  }
+
+  /**
+   * The app ends what this tab reads as its own (`stop()`, an unmount): its request, a stream it resumed, a
+   * continuation it awaited. `onFinish({ isAbort: true })` now, as the AI SDK's abort, and not again when the
+   * server's end of it arrives. Another tab's stream was never this tab's response: no `onFinish`.
+   */
+  abortOwn(): void {
+    // Upstream's transport reads one response at a time, the latest: this tab's last request, else the stream
+    // it resumed or the continuation it awaited.
+    const ids = new Set<string>();
+    if (this.localRequest !== undefined) ids.add(this.localRequest);
+    else
+      for (const [id, origin] of this.rm.activeStreams)
+        if (origin !== "observed" || this.claimed.has(id)) ids.add(id);
+    // A tool continuation awaited before its stream started: upstream's request for it is aborted too.
+    if (ids.size === 0 && this.rm.isToolContinuation) {
+      this.finish("", undefined, { isAbort: true });
+      return;
+    }
+    for (const id of ids) {
+      if (this.finishedEarly.has(id)) continue;
+      this.finish(id, this.streamMessage.get(id), { isAbort: true });
+      if (this.finishedEarly.size > 64) this.finishedEarly.clear();
+      this.finishedEarly.add(id);
     }
   }
 

@@ -5,7 +5,7 @@
  */
 import { type ChatResponseFrame, FrameType, readSessionStatus, type ServerFrame } from "@runboard/protocol";
 import type { UIMessage } from "ai";
-import { type ChatCore, nanoid } from "./chat-core.ts";
+import type { ChatCore } from "./chat-core.ts";
 import { schemaViolation } from "./chat-schemas.ts";
 import { readChunk, readFrame } from "./frame-source.ts";
 
@@ -137,8 +137,11 @@ export class ChatIntake<M extends UIMessage = UIMessage> {
       c.endLocal(f.id);
       // A turn this tab asked for (its own, a resumed one, a continuation) fails visibly, as upstream's
       // transport errors the stream; another tab's or the server's own turn fails there, not here.
-      if (route.origin !== "observed" || claimed)
+      if (route.origin !== "observed" || claimed) {
         c.fail(new Error(f.body || "Stream error"), !c.stopped.has(f.id));
+        // As the AI SDK's: a failed response ends with `onFinish({ isError: true })` too.
+        c.finish(f.id, streamMessageId, { isError: true });
+      }
       // An error without `done` is followed by a bare `done` carrying the turn's message ids: the turn is
       // reported ended then, with this error.
       if (f.done) this.turnEnded(f, "error");
@@ -155,25 +158,14 @@ export class ChatIntake<M extends UIMessage = UIMessage> {
       const ended = () =>
         this.turnEnded(f, f.outcome === "aborted" || f.outcome === "skipped" ? f.outcome : "completed");
       if (f.outcome !== "aborted") {
-        // As upstream: `onFinish` first, then `onTurnEnd`. Its arguments only for an app that listens: a copy
-        // of the transcript per turn is a cost that grows with the session.
-        const { onFinish } = c.options;
-        if (onFinish) {
-          const message = (messageId === undefined ? undefined : c.list.get(messageId)) as M | undefined;
-          const finish = {
-            // As the AI SDK's: a response that wrote nothing still ends with its (empty) assistant message.
-            message:
-              message ?? ({ id: messageId ?? nanoid(16), role: "assistant", parts: [] } as unknown as M),
-            messages: c.list.messages.slice() as M[],
-            isAbort: false,
-            isDisconnect: false,
-            isError: false,
-          };
-          c.callApp("onFinish", () => onFinish(finish));
-        }
+        // As upstream: `onFinish` first, then `onTurnEnd`. Only for a response this tab asked for (its turn, a
+        // stream it resumed, a continuation it awaited), as upstream's, which reads those through its
+        // transport: another tab's or the server's turn ends with `onTurnEnd` alone.
+        if (route.origin !== "observed" || claimed) c.finish(f.id, messageId);
         ended();
         void c.sides.tools.runClientTools().then(() => c.sides.turns.afterResponse());
       } else {
+        c.finishedEarly.delete(f.id);
         ended();
         if (own) c.queue.pause();
       }
@@ -197,7 +189,15 @@ export class ChatIntake<M extends UIMessage = UIMessage> {
     else if (violation) c.fail(new Error(`chat stream ${f.id}: ${violation}`));
     else if (parsed.kind === "chunk") {
       // Upstream's status turns `streaming` at the first chunk with content, not at `start`/`start-step`.
-      if (parsed.chunk.type !== "start" && parsed.chunk.type !== "start-step") c.started.add(f.id);
+      if (parsed.chunk.type !== "start" && parsed.chunk.type !== "start-step") {
+        c.started.add(f.id);
+        // This tab's latest request streams (the server ran it after an earlier turn of this tab failed): as
+        // upstream's, `status` follows it, and the earlier turn's error is no longer shown.
+        if (c.failed && f.id === c.localRequest) {
+          c.failed = false;
+          c.error = undefined;
+        }
+      }
       const out = c.list.applyChunk(f.id, parsed.chunk, {
         continuation: f.continuation === true,
         replay: f.replay === true,

@@ -317,6 +317,8 @@ export class ChatSession<M extends UIMessage = UIMessage> {
     const c = this.core;
     if (c.disposed) return;
     if (c.options.cancelOnClientAbort) this.resume.run(c.rm.handle({ type: "stop" }), false);
+    // As upstream's unmount: this tab's own request in flight ends for the app with `onFinish({ isAbort })`.
+    c.abortOwn();
     c.disposed = true;
     if (this.listening) this.unlisten(this.listening);
     this.resume.clearTimers();

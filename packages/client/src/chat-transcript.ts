@@ -310,7 +310,7 @@ export class TranscriptSync<M extends UIMessage = UIMessage> {
         } else next.push(mine as M);
       } else {
         const laterAssistant = next.slice(at + 1).some((m) => m.role === "assistant");
-        if (!laterAssistant && (next[at] as M).parts.length < mine.parts.length) next[at] = mine as M;
+        if (!laterAssistant && olderCopy(next[at] as M, mine)) next[at] = mine as M;
       }
     }
     c.list.replaceAll(next);
@@ -354,6 +354,29 @@ function textOf(m: UIMessage): string {
   let s = "";
   for (const p of m.parts) if (p.type === "text") s += p.text;
   return s;
+}
+
+/**
+ * The snapshot's copy of a message streaming here is behind ours: fewer parts, or the same parts with ours
+ * further along in one being written (a longer text, or a tool call's input that ours holds in part while the
+ * copy, stored before its first delta, holds none).
+ */
+function olderCopy(server: UIMessage, mine: UIMessage): boolean {
+  if (server.parts.length !== mine.parts.length) return server.parts.length < mine.parts.length;
+  let behind = false;
+  for (let i = 0; i < mine.parts.length; i++) {
+    const a = server.parts[i] as Record<string, unknown>;
+    const b = mine.parts[i] as Record<string, unknown>;
+    if (a.type !== b.type) return false;
+    if (a.state === "input-streaming" && b.state === "input-streaming" && a.toolCallId === b.toolCallId) {
+      if (!("input" in a) && "input" in b) behind = true;
+    } else if ((a.type === "text" || a.type === "reasoning") && a.text !== b.text) {
+      if (typeof a.text !== "string" || typeof b.text !== "string" || !b.text.startsWith(a.text))
+        return false;
+      behind = true;
+    } else if (JSON.stringify(a) !== JSON.stringify(b)) return false;
+  }
+  return behind;
 }
 
 /** One message's text begins with the other's: the same reply, one copy further along than the other. */

@@ -194,6 +194,9 @@ export class ChatTurns<M extends UIMessage = UIMessage> {
     c.failed = false;
     c.recoveryGaveUp = undefined;
     c.localRequest = id;
+    // As upstream's: `submitted` again until the next content chunk, also when an earlier turn of this tab
+    // still streams (the server queues the new one); that turn's next chunk shows `streaming` again.
+    c.started.clear();
     c.changed();
     try {
       const { body, prepareSendMessagesRequest, tools } = c.options;
@@ -241,6 +244,7 @@ export class ChatTurns<M extends UIMessage = UIMessage> {
     // transcript keeps what the server stores.
     for (const id of c.rm.activeStreams.keys()) c.stopped.add(id);
     if (c.localRequest) c.stopped.add(c.localRequest);
+    c.abortOwn();
     c.sides.resume.run(c.rm.handle({ type: "stop" }));
     c.changed();
   }

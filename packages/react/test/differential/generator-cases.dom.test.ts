@@ -71,14 +71,16 @@ describe("found by the generator", () => {
   );
 
   it(
-    "a tool continuation this tab ACKed fails in-band: no onFinish as if it had completed (ours called onFinish({ isError: false }) at the bare done)",
+    "a tool continuation this tab ACKed fails in-band: onFinish({ isError: true }), not as if it had completed (ours called onFinish({ isError: false }) at the bare done)",
     T,
     async () => {
       const r = await play(
         [{ do: "advance", n: 1 }, { do: "advance", n: 1 }, { do: "fail", thrown: false }, { do: "render" }],
         { tools: "execute", history: "waiting-tool" },
       );
-      expect(r.ours.driver.callsOf("onFinish")).toEqual([]);
+      expect(r.ours.driver.callsOf("onFinish").map((c) => (c.args as { isError: boolean }).isError)).toEqual([
+        true,
+      ]);
       expect(r.ours.driver.callsOf("onTurnEnd").map((c) => (c.args as { outcome: string }).outcome)).toEqual([
         "error",
       ]);
@@ -108,6 +110,123 @@ describe("found by the generator", () => {
       // The continuation (the server model plays a short text reply after a tool of the loaded transcript).
       expect(text(r.ours.driver.last?.messages)).toContain("Hello! How can I help you today?");
       expect(r.ours.driver.last?.isToolContinuation).toBe(false);
+    },
+  );
+  it(
+    "another tab's turn streams here and completes: no onFinish, as upstream's (ours called onFinish for every stream it showed)",
+    T,
+    async () => {
+      const r = await play([
+        { do: "otherTurn", kind: "hello" },
+        ...Array.from({ length: 8 }, () => ({ do: "advance", n: 4 }) as Step),
+        { do: "render" },
+      ]);
+      expect(text(r.ours.driver.last?.messages)).not.toBe("");
+      expect(r.official.driver.callsOf("onTurnEnd").length).toBe(1);
+      expect(r.ours.driver.callsOf("onTurnEnd").length).toBe(1);
+      expect(r.official.driver.callsOf("onFinish")).toEqual([]);
+      expect(r.ours.driver.callsOf("onFinish")).toEqual([]);
+    },
+  );
+  it(
+    "this tab's turn is stopped, or fails: onFinish({ isAbort }) / onFinish({ isError }) with the message so far, as upstream's (ours called onFinish only when a response completed)",
+    T,
+    async () => {
+      const flags = (d: { callsOf(p: string): { args: unknown }[] }) =>
+        d.callsOf("onFinish").map((c) => {
+          const a = c.args as { isAbort: boolean; isError: boolean; message: { parts: unknown[] } };
+          return [a.isAbort, a.isError, a.message.parts.length > 0];
+        });
+      const stopped = await play([
+        { do: "send", kind: "slow" },
+        { do: "advance", n: 4 },
+        { do: "stop" },
+        ...Array.from({ length: 4 }, () => ({ do: "advance", n: 4 }) as Step),
+        { do: "render" },
+      ]);
+      expect(flags(stopped.official.driver)).toEqual([[true, false, true]]);
+      expect(flags(stopped.ours.driver)).toEqual([[true, false, true]]);
+      const failed = await play([
+        { do: "send", kind: "slow" },
+        { do: "advance", n: 4 },
+        { do: "fail", thrown: false },
+        ...Array.from({ length: 2 }, () => ({ do: "advance", n: 4 }) as Step),
+        { do: "render" },
+      ]);
+      expect(flags(failed.official.driver)).toEqual([[false, true, true]]);
+      expect(flags(failed.ours.driver)).toEqual([[false, true, true]]);
+    },
+  );
+  it(
+    "another tab's transcript holds this tab's streaming reply from before its tool input streamed: the partial input stays shown (ours took the copy without it)",
+    T,
+    async () => {
+      const r = await play(
+        [
+          { do: "send", kind: "pay" },
+          { do: "advance", n: 1 },
+          { do: "advance", n: 3 },
+          { do: "otherSnapshot", trim: false },
+        ],
+        { history: "approval" },
+      );
+      const tool = (d: typeof r.ours.driver) =>
+        ((d.last?.messages ?? []) as UIMessage[])
+          .at(-1)
+          ?.parts.find((p) => p.type === "tool-processPayment") as Record<string, unknown> | undefined;
+      expect(tool(r.official.driver)?.input).toEqual({ amount: 250, recipient: "ACME" });
+      expect(tool(r.ours.driver)?.state).toBe("input-streaming");
+      expect(tool(r.ours.driver)?.input).toEqual({ amount: 250, recipient: "ACME" });
+    },
+  );
+  it(
+    "sendMessage while this tab's previous turn streams: status 'submitted' until the next content chunk, as upstream's (ours stayed 'streaming')",
+    T,
+    async () => {
+      const r = await play(
+        [
+          { do: "send", kind: "slow" },
+          { do: "advance", n: 3 },
+          { do: "send", kind: "hello" },
+        ],
+        { history: "empty" },
+      );
+      expect(r.official.driver.last?.status).toBe("submitted");
+      expect(r.ours.driver.last?.status).toBe("submitted");
+      expect(r.ours.driver.last?.isStreaming).toBe(false);
+    },
+  );
+  it(
+    "a tool continuation awaited before its stream starts, then the chat switches thread: onFinish({ isAbort: true }), as upstream's (ours: none)",
+    T,
+    async () => {
+      const r = await play(
+        [
+          { do: "decide", approved: false },
+          { do: "agent", to: "other-thread" },
+        ],
+        { history: "approval" },
+      );
+      const aborts = (d: typeof r.ours.driver) =>
+        d.callsOf("onFinish").filter((c) => (c.args as { isAbort: boolean }).isAbort).length;
+      expect(aborts(r.official.driver)).toBe(1);
+      expect(aborts(r.ours.driver)).toBe(1);
+    },
+  );
+  it(
+    "this tab's earlier turn fails while its next message waits in the server's queue: the queued turn shows as streaming once it starts, as upstream's (ours stayed 'error')",
+    T,
+    async () => {
+      const r = await play([
+        { do: "send", kind: "slow" },
+        { do: "advance", n: 3 },
+        { do: "send", kind: "hello" },
+        { do: "fail", thrown: false },
+        { do: "advance", n: 4 },
+      ]);
+      expect(r.official.driver.last?.status).toBe("streaming");
+      expect(r.ours.driver.last?.status).toBe("streaming");
+      expect(r.ours.driver.last?.error).toBeUndefined();
     },
   );
 });

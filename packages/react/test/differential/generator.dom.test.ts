@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DIFFERENCES } from "./generator/deliberate.ts";
+import { AGENT_DIFFERENCES, DIFFERENCES } from "./generator/deliberate.ts";
 import { report, runSeed, shrink } from "./generator/run.ts";
 import type { Step } from "./generator/steps.ts";
 
@@ -29,9 +29,9 @@ describe("the differential generator", () => {
     const section =
       readme.split("## Where the kit deliberately differs from the official client")[1]?.split("\n## ")[0] ??
       "";
-    for (const e of DIFFERENCES.filter((x) => x.group === "deliberate"))
+    for (const e of [...DIFFERENCES, ...AGENT_DIFFERENCES].filter((x) => x.group === "deliberate"))
       expect(section, e.name).toContain(`**${e.readme}`);
-    const names = DIFFERENCES.map((e) => e.name);
+    const names = [...DIFFERENCES, ...AGENT_DIFFERENCES].map((e) => e.name);
     expect(new Set(names).size).toBe(names.length);
   });
 

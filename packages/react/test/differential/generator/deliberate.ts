@@ -337,232 +337,30 @@ export const DIFFERENCES: Difference[] = kept([
     readme: "A server transcript replaces the local one",
     reason:
       "a transcript from the server replaces the local copy of a message that is no longer streaming here; the official hook keeps its own streamed copy in some end-of-turn races (here: the `finishReason` metadata the stream carried, which the server does not store), and sends that copy back with the next request",
-    normalise: (pair) =>
-      pairMessages(pair, (m, o) => {
-        const strip = (x: Message) => {
-          const { metadata: _m, ...rest } = x;
-          return rest as Message;
-        };
+    normalise: (pair) => {
+      const strip = (x: Message) => {
+        const { metadata: _m, ...rest } = x;
+        return rest as Message;
+      };
+      const ids = new Set<string>();
+      const paired = pairMessages(pair, (m, o) => {
         if (m.role !== "assistant" || (m.metadata === undefined) === (o.metadata === undefined))
           return undefined;
-        return JSON.stringify(strip(m)) === JSON.stringify(strip(o)) ? [strip(m), strip(o)] : undefined;
-      }),
+        if (JSON.stringify(strip(m)) !== JSON.stringify(strip(o))) return undefined;
+        ids.add(m.id);
+        return [strip(m), strip(o)];
+      });
+      // Every other copy of such a message (one handed to onFinish before the transcript replaced it) too.
+      return paired && everyMessage(paired, (m) => (ids.has(m.id) && m.role === "assistant" ? strip(m) : m));
+    },
   },
 
-  // ───────────── pending: new differences the generator found ─────────────
   {
-    name: "new-onFinish-on-stop-error-unmount",
-    group: "pending-new",
+    name: "own-turn-replay-rebuilt",
+    group: "deliberate",
+    readme: "A turn replayed to this tab is rebuilt",
     reason:
-      "this tab's own turn is stopped (stop()), fails (an error frame, the socket closing under it) or the component unmounts mid-turn: official calls onFinish({ isAbort: true }) or onFinish({ isError: true }) with the message written so far (an empty assistant message with a client-made id if none was); ours calls onFinish only when a response completes",
-    normalise: (pair) => {
-      if (callsNamed(pair.ours, "onFinish").length > 0) return undefined;
-      return filterCalls(
-        pair,
-        (c, side) =>
-          !(
-            side === "official" &&
-            c.name === "onFinish" &&
-            (c.args.isAbort === true || c.args.isError === true)
-          ),
-      );
-    },
-  },
-  {
-    name: "new-onFinish-for-streams-of-others",
-    group: "pending-new",
-    reason:
-      "a stream this tab did not request (another tab's turn, a server-started turn, a continuation another tab asked for) completes: ours calls onFinish; official calls it only for streams it reads through its own transport (its requests and resumes)",
-    normalise: (pair) => {
-      if (callsNamed(pair.official, "onFinish").length > 0 || callsNamed(pair.ours, "onFinish").length === 0)
-        return undefined;
-      const ends = [...callsNamed(pair.official, "onTurnEnd"), ...callsNamed(pair.ours, "onTurnEnd")];
-      if (!ends.some((c) => !ownRequest(c.args.requestId))) return undefined;
-      return filterCalls(pair, (c, side) => !(side === "ours" && c.name === "onFinish"));
-    },
-  },
-  {
-    name: "new-reconnect-offer-of-unseen-stream-as-own",
-    group: "pending-new",
-    reason:
-      "setup: the socket is down while another tab's (or the server's) stream starts, and this tab's own message waits to go out; the socket reconnects and the server's connect offer of that stream is ACKed → official: its transport reads the stream as a resumed one (isStreaming and isServerStreaming true at once) → ours: the offer answers its reconnect probe, so the stream counts as this tab's resumed turn (isServerStreaming false, isStreaming false until its next content chunk)",
-    diverges: ({ pair, diffs }, ctx) =>
-      ctx.label === "socket reconnects" &&
-      diffs.length > 0 &&
-      diffs.every(
-        (d) =>
-          (d.field === "isStreaming" || d.field === "isServerStreaming") &&
-          d.official === true &&
-          d.ours === false,
-      ) &&
-      pair.ours.sent.some((f) => (f as { type?: string }).type === "cf_agent_stream_resume_ack"),
-  },
-  {
-    name: "new-onFinish-message-after-setMessages-dropped-it",
-    group: "pending-new",
-    reason:
-      "setup: while this tab's own reply streams, setMessages drops that (last) assistant message; the stream then ends → official: onFinish gets its transport's copy of the reply (with the streamed text) → ours: onFinish gets the reply as the chat holds it (the same id, no parts)",
-    normalise: (pair, ctx) => {
-      const dropped = ctx.steps.slice(0, ctx.step).some((st) => (st as { do: string }).do === "setMessages");
-      const a = callsNamed(pair.official, "onFinish");
-      const b = callsNamed(pair.ours, "onFinish");
-      const ma = a[0]?.args.message as Message | undefined;
-      const mb = b[0]?.args.message as Message | undefined;
-      if (!dropped || a.length !== 1 || b.length !== 1 || !ma || !mb) return undefined;
-      if (ma.id !== mb.id || mb.parts.length !== 0 || ma.parts.length === 0) return undefined;
-      const swap = (c: Call) => (c.name === "onFinish" ? { ...c, args: { ...c.args, message: mb } } : c);
-      return {
-        official: {
-          ...pair.official,
-          calls: pair.official.calls.map((c) => JSON.stringify(swap(parse(c)))).sort(),
-        },
-        ours: pair.ours,
-      };
-    },
-  },
-  {
-    name: "new-onFinish-message-of-unnamed-stream",
-    group: "pending-new",
-    reason:
-      "a reply whose stream names no message id (a plain-text reply: no `start` chunk) completes: official's onFinish gets the message it made for it (under a client-made id); ours passes `message: undefined`",
-    normalise: (pair) => {
-      const a = callsNamed(pair.official, "onFinish");
-      const b = callsNamed(pair.ours, "onFinish");
-      if (
-        a.length !== 1 ||
-        b.length !== 1 ||
-        b[0]?.args.message !== undefined ||
-        a[0]?.args.message === undefined
-      )
-        return undefined;
-      const drop = (c: Call) =>
-        c.name === "onFinish" ? { ...c, args: { ...c.args, message: undefined } } : c;
-      const map = (o: Observation) => ({
-        ...o,
-        calls: o.calls.map((c) => JSON.stringify(drop(parse(c)))).sort(),
-      });
-      return { official: map(pair.official), ours: map(pair.ours) };
-    },
-  },
-  {
-    name: "new-socket-close-fails-own-stream",
-    group: "pending-new",
-    reason:
-      'the socket closes while this tab reads a stream through its transport (its own turn, or a stream it resumed): official fails it (status "error", error "WebSocket closed mid-stream", onError, onFinish({ isError: true })) and leaves the server turn running; ours keeps the turn live and picks it up again after the reconnect',
-    diverges: ({ pair }, ctx) =>
-      ctx.label === "socket drops" &&
-      (pair.official.error === "WebSocket closed mid-stream" ||
-        // A continuation it awaited through its transport ends there too (isToolContinuation off, onFinish).
-        (pair.official.isToolContinuation === false && pair.ours.isToolContinuation === true)),
-  },
-  {
-    name: "new-observed-tool-input-shown-while-streaming",
-    group: "pending-new",
-    reason:
-      "another tab's (or the server's) stream calls a tool: while its input streams, ours shows the partial input (`input`, `rawInput`) on the `input-streaming` part; official's observer path shows neither until the input is complete (its own requests show both, as ours)",
-    normalise: (pair) => {
-      const a = pair.official.messages;
-      const b = pair.ours.messages;
-      if (!Array.isArray(a) || !Array.isArray(b)) return undefined;
-      const theirs = new Map<string, Part>();
-      for (const m of a as Message[])
-        for (const p of m.parts) if (typeof p.toolCallId === "string") theirs.set(p.toolCallId, p);
-      let changed = false;
-      const messages = (b as Message[]).map((m) => ({
-        ...m,
-        parts: m.parts.map((p) => {
-          const o = typeof p.toolCallId === "string" ? theirs.get(p.toolCallId) : undefined;
-          if (
-            p.state !== "input-streaming" ||
-            o?.state !== "input-streaming" ||
-            "input" in o ||
-            "rawInput" in o
-          )
-            return p;
-          if (!("input" in p) && !("rawInput" in p)) return p;
-          changed = true;
-          const { input: _i, rawInput: _r, ...rest } = p;
-          return rest as Part;
-        }),
-      }));
-      return changed ? { official: pair.official, ours: { ...pair.ours, messages } } : undefined;
-    },
-  },
-  {
-    name: "new-snapshot-drops-partial-tool-input",
-    group: "pending-new",
-    reason:
-      "another tab's transcript arrives while this tab streams a tool call's input; it holds the streaming message without the partial input: ours takes that copy (the partial `input`/`rawInput` disappear until the next chunk), official keeps its own streaming copy (the README says ours keeps a message still streaming here when the snapshot holds an older copy)",
-    normalise: (pair) => {
-      const a = pair.official.messages;
-      const b = pair.ours.messages;
-      if (!Array.isArray(a) || !Array.isArray(b)) return undefined;
-      const ours = new Map<string, Part>();
-      for (const m of b as Message[])
-        for (const p of m.parts) if (typeof p.toolCallId === "string") ours.set(p.toolCallId, p);
-      let changed = false;
-      const messages = (a as Message[]).map((m) => ({
-        ...m,
-        parts: m.parts.map((p) => {
-          const o = typeof p.toolCallId === "string" ? ours.get(p.toolCallId) : undefined;
-          if (
-            p.state !== "input-streaming" ||
-            o?.state !== "input-streaming" ||
-            "input" in o ||
-            "rawInput" in o
-          )
-            return p;
-          if (!("input" in p) && !("rawInput" in p)) return p;
-          changed = true;
-          const { input: _i, rawInput: _r, ...rest } = p;
-          return rest as Part;
-        }),
-      }));
-      return changed ? { official: { ...pair.official, messages }, ours: pair.ours } : undefined;
-    },
-  },
-  {
-    name: "new-send-while-own-turn-streams",
-    group: "pending-new",
-    reason:
-      'sendMessage while this tab\'s own previous turn still streams (the server queues the new turn): official moves on to the new request (status "submitted", and when the earlier turn then fails the new one shows as streaming); ours goes on showing the earlier turn ("streaming", or "error" once it fails, until the next send)',
-    diverges: ({ diffs }, ctx) => {
-      const sentWhileStreaming = ctx.official.steps
-        .slice(1, ctx.step + 1)
-        .some(
-          (s, i) =>
-            s.label.startsWith("send ") &&
-            ["submitted", "streaming"].includes(String(ctx.official.steps[i]?.view?.status)),
-        );
-      return sentWhileStreaming && diffs.length > 0;
-    },
-  },
-  {
-    name: "new-replay-of-unnamed-stream-doubles-text",
-    group: "pending-new",
-    reason:
-      "a stream that names no message id (a plain-text reply: no `start` chunk) is replayed to this tab (resumeStream(), a reconnect): both hooks show its text twice, differently: ours appends a second text part to the message, official adds a second assistant message",
-    diverges: ({ pair }) => [pair.official.messages, pair.ours.messages].some(showsTextTwice),
-  },
-  {
-    name: "new-onToolCall-after-stop-or-error",
-    group: "pending-new",
-    reason:
-      "this tab's turn is stopped (stop()) or fails (an error frame) while its last message holds a tool call with its input (a server tool still running, a client tool, an approval-gated tool before its approval request): official then calls onToolCall for it (and would run a client tool and send its result); ours does not",
-    normalise: (pair, ctx) => {
-      if (
-        !/^(stop|server: (in-band|thrown) error)$/.test(ctx.label) ||
-        callsNamed(pair.ours, "onToolCall").length > 0
-      )
-        return undefined;
-      return filterCalls(pair, (c, side) => !(side === "official" && c.name === "onToolCall"));
-    },
-  },
-  {
-    name: "new-official-doubles-own-stream-on-replay",
-    group: "pending-new",
-    reason:
-      "this tab's own turn is replayed to it (resumeStream() while it streams, a reconnect): official's copy of it goes wrong (the replayed parts added again: a second `step-start`, the text twice; or text lost) and it calls onFinish with that copy, sometimes twice; ours rebuilds the message (ours is right: a candidate for the README list)",
+      "this tab's own turn is replayed to it (resumeStream() while it streams, a reconnect): ours rebuilds the message from the replay; the official hook adds the replayed parts to its copy (a second `step-start`, the text twice, or text lost) and calls onFinish with that copy, sometimes twice",
     diverges: ({ pair, diffs }, ctx) => {
       if (!earlier(ctx, "resumeStream") && ctx.label !== "resumeStream" && !earlier(ctx, "drop"))
         return false;
@@ -598,6 +396,256 @@ export const DIFFERENCES: Difference[] = kept([
     },
   },
   {
+    name: "continuation-into-its-message",
+    group: "deliberate",
+    readme: "A tool continuation goes into the message it continues",
+    reason:
+      "a tool continuation this tab waits for streams after a new agent object or a remount: ours appends it to the last assistant message, where the server stores it; the official hook shows it as a new assistant message under a client-made id (the AI SDK resumes into an empty message)",
+    diverges: ({ pair }) => {
+      const a = pair.official.messages;
+      const b = pair.ours.messages;
+      if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length + 1) return false;
+      const last = a.at(-1) as Message;
+      const prev = a.at(-2) as Message;
+      return /^m\d+$/.test(last.id) && last.role === "assistant" && prev.role === "assistant";
+    },
+  },
+  {
+    name: "continuation-onFinish-message",
+    group: "deliberate",
+    readme: "A tool continuation goes into the message it continues",
+    reason:
+      "a tool continuation this tab awaited ends (or fails): ours hands onFinish the message it continued, where the server stores it; the official hook a message of its own under a client-made id holding only the continuation's parts",
+    normalise: (pair) => {
+      const a = callsNamed(pair.official, "onFinish");
+      const b = callsNamed(pair.ours, "onFinish");
+      const ma = a[0]?.args.message as Message | undefined;
+      const mb = b[0]?.args.message as Message | undefined;
+      if (a.length !== 1 || b.length !== 1 || !ma || !mb || ma.id === mb.id || !/^m\d+$/.test(ma.id))
+        return undefined;
+      const shown = (o: Observation, id: string) =>
+        Array.isArray(o.messages) && (o.messages as Message[]).some((m) => m.id === id);
+      if (shown(pair.official, ma.id) || mb.role !== "assistant") return undefined;
+      const tail = JSON.stringify(mb.parts.slice(mb.parts.length - ma.parts.length));
+      if (ma.parts.length > mb.parts.length || tail !== JSON.stringify(ma.parts)) return undefined;
+      // Both sides' message replaced by the same mark (not a message: later entries leave it alone).
+      const mark = { continued: mb.id };
+      const swap = (c: Call) => (c.name === "onFinish" ? { ...c, args: { ...c.args, message: mark } } : c);
+      const map = (o: Observation) => ({
+        ...o,
+        calls: o.calls.map((c) => JSON.stringify(swap(parse(c)))).sort(),
+      });
+      return { official: map(pair.official), ours: map(pair.ours) };
+    },
+  },
+  {
+    name: "queued-turn-stays-submitted",
+    group: "deliberate",
+    readme: "A message sent while a turn streams stays `submitted` until its turn starts",
+    reason:
+      'sendMessage while this tab\'s own previous turn streams (the server queues the new turn), then the earlier turn ends: ours stays "submitted" until the queued turn streams; the official hook shows "ready" although that turn is still to come',
+    diverges: ({ pair, diffs }, ctx) =>
+      pair.official.status === "ready" &&
+      pair.ours.status === "submitted" &&
+      diffs.every((d) => d.field === "status" || d.field === "isStreaming") &&
+      ctx.official.steps
+        .slice(1, ctx.step + 1)
+        .some(
+          (s, i) =>
+            s.label.startsWith("send ") &&
+            ["submitted", "streaming"].includes(String(ctx.official.steps[i]?.view?.status)),
+        ),
+  },
+  {
+    name: "client-tool-on-load-submitted",
+    group: "deliberate",
+    readme: "A client tool answered on load shows `submitted`",
+    reason:
+      'a transcript loaded on mount ends with a client tool waiting; the app answers it at once (with autoContinue): ours shows "submitted" while the continuation is awaited, as after any answer; the official hook stays "ready" (its isToolContinuation is true)',
+    normalise: (pair, ctx) => {
+      // Since the last mount, the official hook has shown nothing but "ready" (the answer's wait).
+      let since = ctx.step;
+      while (since > 0 && !/^(mount|remount)$/.test(ctx.official.steps[since]?.label ?? "")) since--;
+      if (!/^(mount|remount)$/.test(ctx.official.steps[since]?.label ?? "")) return undefined;
+      if (ctx.official.steps.slice(since, ctx.step).some((s) => s.view?.status !== "ready")) return undefined;
+      const { official: a, ours: b } = pair;
+      if (a.status !== "ready" || b.status !== "submitted") return undefined;
+      if (a.isToolContinuation !== true || b.isToolContinuation !== true) return undefined;
+      return { official: a, ours: { ...b, status: "ready" } };
+    },
+  },
+  {
+    name: "agent-object-keeps-shown-stream",
+    group: "deliberate",
+    readme: "A new agent object for the same thread",
+    reason:
+      "a new agent object for the same thread (a rotated token) while another tab's stream shows: ours keeps showing it live; the official hook stops showing it (isServerStreaming false) until an offer on the new socket is taken",
+    diverges: ({ pair }, ctx) =>
+      /^new agent object \((same|first)-thread\)$/.test(ctx.label) &&
+      pair.official.isServerStreaming === false &&
+      pair.ours.isServerStreaming === true,
+  },
+  {
+    name: "agent-object-keeps-awaited-continuation",
+    group: "deliberate",
+    readme: "A new agent object for the same thread",
+    reason:
+      'a new agent object for the same thread while a tool continuation this tab awaits (or reads) is on: ours keeps awaiting it and takes the new socket\'s offer as its continuation; the official hook gives it up (status "ready", isToolContinuation false, onFinish with an empty message) and shows the rest only as another stream',
+    diverges: ({ pair }, ctx) =>
+      /^new agent object \((same|first)-thread\)$/.test(ctx.label) &&
+      pair.official.isToolContinuation === false &&
+      pair.ours.isToolContinuation === true,
+  },
+  {
+    name: "socket-drop-keeps-turn",
+    group: "deliberate",
+    readme: "A dropped socket does not fail the turn",
+    reason:
+      'the socket closes while this tab reads a stream (its own turn, one it resumed): ours keeps the turn live and picks it up after the reconnect (the server\'s turn goes on); the official hook fails it (status "error", "WebSocket closed mid-stream", onError, onFinish({ isError: true })) and shows the server\'s result only when a transcript comes',
+    diverges: ({ pair }, ctx) =>
+      ctx.label === "socket drops" &&
+      (pair.official.error === "WebSocket closed mid-stream" ||
+        // A continuation it awaited through its transport ends there too (isToolContinuation off, onFinish).
+        (pair.official.isToolContinuation === false && pair.ours.isToolContinuation === true)),
+  },
+  {
+    name: "observed-tool-input-streams",
+    group: "deliberate",
+    readme: "Partial tool input shows for every stream",
+    reason:
+      "another tab's (or the server's) stream calls a tool: while its input streams, ours shows the partial input (`input`, `rawInput`) as for this tab's own requests; the official hook's observer path shows neither until the input is complete",
+    normalise: (pair) => {
+      const a = pair.official.messages;
+      const b = pair.ours.messages;
+      if (!Array.isArray(a) || !Array.isArray(b)) return undefined;
+      const theirs = new Map<string, Part>();
+      for (const m of a as Message[])
+        for (const p of m.parts) if (typeof p.toolCallId === "string") theirs.set(p.toolCallId, p);
+      let changed = false;
+      const messages = (b as Message[]).map((m) => ({
+        ...m,
+        parts: m.parts.map((p) => {
+          const o = typeof p.toolCallId === "string" ? theirs.get(p.toolCallId) : undefined;
+          if (
+            p.state !== "input-streaming" ||
+            o?.state !== "input-streaming" ||
+            "input" in o ||
+            "rawInput" in o
+          )
+            return p;
+          if (!("input" in p) && !("rawInput" in p)) return p;
+          changed = true;
+          const { input: _i, rawInput: _r, ...rest } = p;
+          return rest as Part;
+        }),
+      }));
+      return changed ? { official: pair.official, ours: { ...pair.ours, messages } } : undefined;
+    },
+  },
+  {
+    name: "no-tools-after-stop-or-error",
+    group: "deliberate",
+    readme: "The tools of a stopped or failed turn do not run",
+    reason:
+      "this tab's turn is stopped or fails while its last message holds a tool call with its input (a server tool still running, a client tool, an approval-gated tool before its approval request): the official hook then calls onToolCall for it (and would run a client tool and send its result into a turn that is over); ours does not",
+    normalise: (pair, ctx) => {
+      if (
+        !/^(stop|server: (in-band|thrown) error)$/.test(ctx.label) ||
+        callsNamed(pair.ours, "onToolCall").length > 0
+      )
+        return undefined;
+      return filterCalls(pair, (c, side) => !(side === "official" && c.name === "onToolCall"));
+    },
+  },
+  {
+    name: "stop-ends-continuation-wait",
+    group: "deliberate",
+    readme: "`stop()` or a failed turn ends the wait for a tool continuation",
+    reason:
+      "stop() ends this tab's turn while a tool continuation it asked for earlier has not started: ours gives up waiting with the stop (status ready, isToolContinuation false); the official hook keeps waiting for it after the user pressed stop",
+    diverges: ({ pair }, ctx) =>
+      ctx.label === "stop" &&
+      pair.official.isToolContinuation === true &&
+      pair.ours.isToolContinuation === false,
+  },
+  {
+    name: "error-ends-continuation-wait",
+    group: "deliberate",
+    readme: "`stop()` or a failed turn ends the wait for a tool continuation",
+    reason:
+      "this tab's turn fails while a tool continuation it asked for has not started: ours clears isToolContinuation with the error; the official hook keeps it true (and takes the continuation when it comes)",
+    diverges: ({ diffs, pair }, ctx) =>
+      /^server: (in-band|thrown) error$/.test(ctx.label) &&
+      pair.official.isToolContinuation === true &&
+      pair.ours.isToolContinuation === false &&
+      diffs.every((d) => ["isToolContinuation", "status", "calls", "sent"].includes(d.field)),
+  },
+  {
+    name: "onFinish-message-is-the-chats",
+    group: "deliberate",
+    readme: "`onFinish` has no `finishReason`",
+    reason:
+      "setMessages drops this tab's streaming reply, then the stream ends: ours hands onFinish the reply as the chat holds it (its id, no parts); the official hook its transport's copy (with the streamed text)",
+    normalise: (pair, ctx) => {
+      const dropped = ctx.steps.slice(0, ctx.step).some((st) => (st as { do: string }).do === "setMessages");
+      const a = callsNamed(pair.official, "onFinish");
+      const b = callsNamed(pair.ours, "onFinish");
+      const ma = a[0]?.args.message as Message | undefined;
+      const mb = b[0]?.args.message as Message | undefined;
+      if (!dropped || a.length !== 1 || b.length !== 1 || !ma || !mb) return undefined;
+      if (ma.id !== mb.id || mb.parts.length !== 0 || ma.parts.length === 0) return undefined;
+      const swap = (c: Call) => (c.name === "onFinish" ? { ...c, args: { ...c.args, message: mb } } : c);
+      return {
+        official: {
+          ...pair.official,
+          calls: pair.official.calls.map((c) => JSON.stringify(swap(parse(c)))).sort(),
+        },
+        ours: pair.ours,
+      };
+    },
+  },
+
+  // ───────────── pending: new differences the generator found ─────────────
+  {
+    name: "new-reconnect-offer-of-unseen-stream-as-own",
+    group: "pending-new",
+    reason:
+      "setup: the socket is down while another tab's (or the server's) stream starts, and this tab's own message waits to go out; the socket reconnects and the server's connect offer of that stream is ACKed → official: its transport reads the stream as a resumed one (isStreaming and isServerStreaming true at once) → ours: the offer answers its reconnect probe, so the stream counts as this tab's resumed turn (isServerStreaming false, isStreaming false until its next content chunk)",
+    diverges: ({ pair, diffs }, ctx) =>
+      ctx.label === "socket reconnects" &&
+      diffs.length > 0 &&
+      diffs.every(
+        (d) =>
+          (d.field === "isStreaming" || d.field === "isServerStreaming") &&
+          d.official === true &&
+          d.ours === false,
+      ) &&
+      pair.ours.sent.some((f) => (f as { type?: string }).type === "cf_agent_stream_resume_ack"),
+  },
+  {
+    name: "new-send-while-own-turn-streams",
+    group: "pending-new",
+    reason:
+      'sendMessage while this tab\'s own previous turn still streams (the server queues the new turn): both hooks show "submitted" at the send, "streaming" at either turn\'s next chunk, and the queued turn streaming after the earlier one failed; what still differs after that (seeds 41, 93, 116, 133, 141, 151 of 1-160): which request onFinish reports, a client tool or continuation answered meanwhile, a reconnect or a new agent object while both turns are on',
+    diverges: ({ diffs }, ctx) => {
+      const sentWhileStreaming = ctx.official.steps
+        .slice(1, ctx.step + 1)
+        .some(
+          (s, i) =>
+            s.label.startsWith("send ") &&
+            ["submitted", "streaming"].includes(String(ctx.official.steps[i]?.view?.status)),
+        );
+      return sentWhileStreaming && diffs.length > 0;
+    },
+  },
+  {
+    name: "new-replay-of-unnamed-stream-doubles-text",
+    group: "pending-new",
+    reason:
+      "a stream that names no message id (a plain-text reply: no `start` chunk) is replayed to this tab (resumeStream(), a reconnect): both hooks show its text twice, differently: ours appends a second text part to the message, official adds a second assistant message",
+    diverges: ({ pair }) => [pair.official.messages, pair.ours.messages].some(showsTextTwice),
+  },
+  {
     name: "new-step-start-shown-before-content",
     group: "pending-new",
     reason:
@@ -610,16 +658,6 @@ export const DIFFERENCES: Difference[] = kept([
       }),
   },
   {
-    name: "new-agent-object-same-thread-drops-shown-stream",
-    group: "pending-new",
-    reason:
-      "a new agent object for the same thread (a rotated token) while another tab's stream shows: official stops showing it (isServerStreaming false) until an offer on the new socket is taken; ours keeps showing it live",
-    diverges: ({ pair }, ctx) =>
-      /^new agent object \((same|first)-thread\)$/.test(ctx.label) &&
-      pair.official.isServerStreaming === false &&
-      pair.ours.isServerStreaming === true,
-  },
-  {
     name: "new-execute-runs-before-stream-ends",
     group: "pending-new",
     reason:
@@ -627,62 +665,6 @@ export const DIFFERENCES: Difference[] = kept([
     diverges: ({ pair }) =>
       callsNamed(pair.official, "execute").length > callsNamed(pair.ours, "execute").length &&
       frames(pair.official, "cf_agent_tool_result").length > frames(pair.ours, "cf_agent_tool_result").length,
-  },
-  {
-    name: "new-official-continuation-as-new-message",
-    group: "pending-new",
-    reason:
-      "a tool continuation this tab waits for streams after a new agent object or a remount: official shows it as a new assistant message under a client-made id (the AI SDK starts its resume from an empty message); ours appends it to the last assistant message, where the server stores it (ours is right: a candidate for the README list)",
-    diverges: ({ pair }) => {
-      const a = pair.official.messages;
-      const b = pair.ours.messages;
-      if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length + 1) return false;
-      const last = a.at(-1) as Message;
-      const prev = a.at(-2) as Message;
-      return /^m\d+$/.test(last.id) && last.role === "assistant" && prev.role === "assistant";
-    },
-  },
-  {
-    name: "new-tools-run-on-remount",
-    group: "pending-new",
-    reason:
-      "the component mounts again (or mounts) on a transcript whose last assistant message holds a tool call with its input (a client tool, or a server or approval-gated tool its turn never finished): official calls onToolCall / execute for it at once; ours runs client tools only after the mount's resume probe is answered, and not for a call its own turn left behind (related to issue 30 §1, waiting client tools run late)",
-    diverges: ({ pair }, ctx) =>
-      (ctx.label === "mount" || ctx.label === "remount") &&
-      callsNamed(pair.official, "onToolCall").length + callsNamed(pair.official, "execute").length >
-        callsNamed(pair.ours, "onToolCall").length + callsNamed(pair.ours, "execute").length,
-  },
-  {
-    name: "new-turn-error-keeps-awaited-continuation",
-    group: "pending-new",
-    reason:
-      "this tab's turn fails while a tool continuation it asked for (an approval or tool result with autoContinue) has not started: official keeps isToolContinuation true (and takes the continuation when it comes); ours clears it with the error",
-    diverges: ({ diffs, pair }, ctx) =>
-      /^server: (in-band|thrown) error$/.test(ctx.label) &&
-      pair.official.isToolContinuation === true &&
-      pair.ours.isToolContinuation === false &&
-      diffs.every((d) => ["isToolContinuation", "status", "calls", "sent"].includes(d.field)),
-  },
-  {
-    name: "new-resumeStream-with-resume-false",
-    group: "pending-new",
-    reason:
-      "resumeStream() called by the app with `resume: false`: official resumes the stream the server offers (it ACKs it and shows it through its transport); ours probes but, with resuming off, does not take the offer",
-    diverges: ({ pair }, ctx) =>
-      !ctx.cfg.resume &&
-      (ctx.label === "resumeStream" || earlier(ctx, "resumeStream")) &&
-      frames(pair.official, "cf_agent_stream_resume_ack").length >
-        frames(pair.ours, "cf_agent_stream_resume_ack").length,
-  },
-  {
-    name: "new-agent-object-official-gives-up-awaited-continuation",
-    group: "pending-new",
-    reason:
-      "a new agent object for the same thread while a tool continuation this tab awaits (or reads) is on: official gives it up (status \"ready\", isToolContinuation false, onFinish with an empty message) and shows the rest only as another stream once the new socket's offer is taken; ours keeps awaiting it and takes the new socket's offer as its continuation",
-    diverges: ({ pair }, ctx) =>
-      /^new agent object \((same|first)-thread\)$/.test(ctx.label) &&
-      pair.official.isToolContinuation === false &&
-      pair.ours.isToolContinuation === true,
   },
   {
     name: "new-decision-during-own-turn-not-shown",
@@ -693,16 +675,6 @@ export const DIFFERENCES: Difference[] = kept([
       /^(approve|deny)$/.test(ctx.label) &&
       diffs.every((d) => d.field === "messages" || d.field === "status") &&
       JSON.stringify(diffs).includes("approval-requested"),
-  },
-  {
-    name: "new-stop-gives-up-awaited-continuation",
-    group: "pending-new",
-    reason:
-      "stop() ends this tab's turn while a tool continuation it asked for earlier (an approval decided during the turn) has not started: official keeps waiting for it (isToolContinuation true) and takes it when it comes; ours gives it up with the stop",
-    diverges: ({ pair }, ctx) =>
-      ctx.label === "stop" &&
-      pair.official.isToolContinuation === true &&
-      pair.ours.isToolContinuation === false,
   },
 ]);
 
@@ -733,12 +705,13 @@ export interface AgentDifference {
 
 /** Every `useAgent` difference the generator accepts. */
 export const AGENT_DIFFERENCES: AgentDifference[] = kept([
-  // ───────────── pending: new differences the generator found ─────────────
+  // ───────────── deliberate (the README's list) ─────────────
   {
-    name: "new-useAgent-name-change-while-disabled-keeps-state",
-    group: "pending-new",
+    name: "useAgent-name-change-clears-state",
+    group: "deliberate",
+    readme: "A new agent name never shows the previous instance's state",
     reason:
-      "setup: `enabled` turned false (and stays false), then the agent's `name` changes → official: keeps showing the previous instance's state (no connection to bring the new one's) → ours: state undefined until the new instance sends its own",
+      "`enabled` turned false (and stays false), then the agent's `name` changes: ours shows no state (undefined) until the new instance sends its own; the official hook keeps showing the previous instance's state as the new one's",
     diverges: (pair, ctx) =>
       ctx.label === '{"do":"name"}' &&
       ctx.labels.includes('{"do":"enabled","on":false}') &&
