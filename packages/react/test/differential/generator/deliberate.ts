@@ -666,16 +666,6 @@ export const DIFFERENCES: Difference[] = kept([
       callsNamed(pair.official, "execute").length > callsNamed(pair.ours, "execute").length &&
       frames(pair.official, "cf_agent_tool_result").length > frames(pair.ours, "cf_agent_tool_result").length,
   },
-  {
-    name: "new-decision-during-own-turn-not-shown",
-    group: "pending-new",
-    reason:
-      "approve or deny while the turn that asked still streams: official shows the part decided at once (`approval-responded` / `output-denied`); ours keeps `approval-requested` until the server's update arrives",
-    diverges: ({ diffs }, ctx) =>
-      /^(approve|deny)$/.test(ctx.label) &&
-      diffs.every((d) => d.field === "messages" || d.field === "status") &&
-      JSON.stringify(diffs).includes("approval-requested"),
-  },
 ]);
 
 // ───────────────────────────── useAgent ─────────────────────────────
