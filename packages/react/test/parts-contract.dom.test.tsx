@@ -59,7 +59,7 @@ const failed = makeRun({ runId: "r2", status: "error", error: "quota exceeded", 
 const interrupted = makeRun({
   runId: "r3",
   status: "interrupted",
-  reason: "connection-lost",
+  reason: "no-progress",
   childStillRunning: true,
 });
 const completed = makeRun({
