@@ -34,7 +34,10 @@ const entries = {
   "runboard: client + react (hooks + components)": everything("@runboard/client", "@runboard/react"),
   "runboard: the hooks (`useAgent`, `useAgentChat`, `useAgentToolEvents` from @runboard/react)": ourHooks,
   "runboard: client only": everything("@runboard/client"),
-  "official: agents/react + @cloudflare/ai-chat/react": everything("agents/react", "@cloudflare/ai-chat/react"),
+  "official: agents/react + @cloudflare/ai-chat/react": everything(
+    "agents/react",
+    "@cloudflare/ai-chat/react",
+  ),
   "official: the hooks (the same three, by name)": officialHooks,
   "official: @cloudflare/ai-chat/react only": everything("@cloudflare/ai-chat/react"),
   "official: agents/react only": everything("agents/react"),
