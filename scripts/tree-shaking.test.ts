@@ -3,7 +3,8 @@
  * bench:bundle` bundles it (bench/lib/bundle.mjs: rolldown, tree-shaken, our packages from source) and the test
  * checks which modules are left in the output — never byte sizes. The hooks bring no component, and a component
  * brings its own code and what it needs, not another component's optional features (`ApprovalCard` alone does
- * not bring Live View).
+ * not bring Live View; `AgentToolRun` loads the connection to a child only when it first follows one). The
+ * modules checked are those loaded with the entry; what a part loads by `import()` on first use is not.
  */
 import { describe, expect, it } from "vitest";
 // @ts-expect-error -- a plain .mjs module without declarations
@@ -33,6 +34,8 @@ const LIVE_VIEW = /^packages\/(protocol\/src\/live-view\/|client\/src\/live-view
 const HELIX = /^packages\/(protocol|client)\/src\/helix\//;
 const APPROVAL_RULES = /^packages\/protocol\/src\/approvals\//;
 const RADIX_DIALOG = /node_modules\/@radix-ui\/react-dialog\//;
+/** The agent connection: only the hooks open one; a run card loads it when it first follows a child. */
+const CONNECTION = /^(node_modules\/partysocket\/|packages\/client\/src\/(agent-client|nested-runs)\.ts$)/;
 
 /**
  * Which other components' modules each component may bring, and why: MessageParts renders its default parts
@@ -65,18 +68,22 @@ describe("pay per part: what a bundle of one import contains", () => {
     expect(matching(modules, /node_modules\/@radix-ui\//), "the hooks bring Radix").toEqual([]);
   });
 
-  it.each(COMPONENTS)("%s alone brings its own modules and what it uses, nothing else", async (component) => {
-    const modules = await modulesOf(reexport([component], "@runboard/react"));
-    const self = own(component);
-    expect(matching(modules, COMPONENT_MODULES[self] as RegExp).length).toBeGreaterThan(0);
-    const allowed = new Set([self, ...(USES[component] ?? [])]);
-    for (const [other, re] of Object.entries(COMPONENT_MODULES))
-      if (!allowed.has(other))
-        expect(matching(modules, re), `${component} brings ${other}'s modules`).toEqual([]);
-    if (self !== "LiveView")
-      expect(matching(modules, LIVE_VIEW), `${component} brings Live View`).toEqual([]);
-    if (self !== "HelixChild") expect(matching(modules, HELIX), `${component} brings helix`).toEqual([]);
-    if (!allowed.has("ApprovalCard"))
-      expect(matching(modules, RADIX_DIALOG), `${component} brings Radix Dialog`).toEqual([]);
-  });
+  it.each(COMPONENTS)(
+    "%s alone brings its own modules and what it uses, nothing else, and no connection",
+    async (component) => {
+      const modules = await modulesOf(reexport([component], "@runboard/react"));
+      const self = own(component);
+      expect(matching(modules, COMPONENT_MODULES[self] as RegExp).length).toBeGreaterThan(0);
+      const allowed = new Set([self, ...(USES[component] ?? [])]);
+      for (const [other, re] of Object.entries(COMPONENT_MODULES))
+        if (!allowed.has(other))
+          expect(matching(modules, re), `${component} brings ${other}'s modules`).toEqual([]);
+      if (self !== "LiveView")
+        expect(matching(modules, LIVE_VIEW), `${component} brings Live View`).toEqual([]);
+      if (self !== "HelixChild") expect(matching(modules, HELIX), `${component} brings helix`).toEqual([]);
+      expect(matching(modules, CONNECTION), `${component} brings the agent connection`).toEqual([]);
+      if (!allowed.has("ApprovalCard"))
+        expect(matching(modules, RADIX_DIALOG), `${component} brings Radix Dialog`).toEqual([]);
+    },
+  );
 });

@@ -21,8 +21,10 @@ export const SOURCE_ALIAS = {
 
 /**
  * Bundles `code` (an ESM module, e.g. `export { useAgent } from "@runboard/react";`). Returns the chunk count,
- * the minified and gzip -9 sizes of all chunks, and `modules`: every module with code left in the output after
- * tree-shaking, as paths from the repo root.
+ * and the minified and gzip -9 sizes summed over chunks: `min` / `gzip` for every chunk, `initial` for what
+ * loads with the entry (the entry chunk and the chunks it imports statically; the rest is loaded by `import()`
+ * when a feature is first used); `modules`: every module with code left in the initial chunks after
+ * tree-shaking, as paths from the repo root, and `lazyModules` for the other chunks.
  */
 export async function bundleEntry(code, { minify = true } = {}) {
   const ENTRY = "\0bench-entry";
@@ -46,15 +48,29 @@ export async function bundleEntry(code, { minify = true } = {}) {
   const { output } = await bundle.generate({ format: "esm", minify });
   await bundle.close();
   const chunks = output.filter((o) => o.type === "chunk");
-  const modules = chunks
-    .flatMap((c) => Object.entries(c.modules))
-    .filter(([id, m]) => m.renderedLength > 0 && id !== ENTRY)
-    .map(([id]) => (id.startsWith(repo) ? id.slice(repo.length).replace(/^\//, "") : id));
+  const byName = new Map(chunks.map((c) => [c.fileName, c]));
+  const initial = new Set();
+  const visit = (c) => {
+    if (!c || initial.has(c)) return;
+    initial.add(c);
+    for (const f of c.imports) visit(byName.get(f));
+  };
+  for (const c of chunks) if (c.isEntry) visit(c);
+  const modulesIn = (list) =>
+    list
+      .flatMap((c) => Object.entries(c.modules))
+      .filter(([id, m]) => m.renderedLength > 0 && id !== ENTRY)
+      .map(([id]) => (id.startsWith(repo) ? id.slice(repo.length).replace(/^\//, "") : id));
+  const sum = (list) => ({
+    min: list.reduce((n, c) => n + Buffer.byteLength(c.code), 0),
+    gzip: list.reduce((n, c) => n + gzipSync(c.code, { level: 9 }).length, 0),
+  });
   return {
     chunks: chunks.length,
-    min: chunks.reduce((n, c) => n + Buffer.byteLength(c.code), 0),
-    gzip: chunks.reduce((n, c) => n + gzipSync(c.code, { level: 9 }).length, 0),
-    modules,
+    ...sum(chunks),
+    initial: sum([...initial]),
+    modules: modulesIn([...initial]),
+    lazyModules: modulesIn(chunks.filter((c) => !initial.has(c))),
   };
 }
 
