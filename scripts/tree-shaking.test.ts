@@ -86,4 +86,17 @@ describe("pay per part: what a bundle of one import contains", () => {
         expect(matching(modules, RADIX_DIALOG), `${component} brings Radix Dialog`).toEqual([]);
     },
   );
+
+  it("the client's classes bring only what they use: a connection no chat or runs store, a chat no connection", async () => {
+    const client = await modulesOf(reexport(["AgentClient"], "@runboard/client"));
+    expect(client).toContain("packages/client/src/agent-client.ts");
+    expect(
+      matching(client, /^packages\/client\/src\/(chat-|agent-tool-runs|run-actions|approvals\/)/),
+    ).toEqual([]);
+    const chat = await modulesOf(reexport(["ChatSession"], "@runboard/client"));
+    expect(chat).toContain("packages/client/src/chat-session.ts");
+    expect(matching(chat, CONNECTION), "ChatSession brings the agent connection").toEqual([]);
+    expect(matching(chat, /^packages\/client\/src\/(agent-tool-runs|run-actions)\.ts$/)).toEqual([]);
+    expect(matching(chat, LIVE_VIEW)).toEqual([]);
+  });
 });

@@ -36,6 +36,10 @@ export async function bundleEntry(code, { minify = true } = {}) {
     resolve: { alias: SOURCE_ALIAS },
     transform: { define: { "process.env.NODE_ENV": '"production"' } },
     treeshake: true,
+    // As an app's entry (which exports nothing anyone imports): the bundler may add exports to it, so shared
+    // code a lazily loaded chunk also needs stays in the entry chunk instead of a chunk of its own (vite builds
+    // an app so); the entry's own exports are still kept.
+    preserveEntrySignatures: "allow-extension",
     logLevel: "silent",
     plugins: [
       {
