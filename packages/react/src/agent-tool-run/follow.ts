@@ -3,15 +3,16 @@
  * (docs/protocol.md#drill-in), so an open run follows its child through a `ChildFollower` and closes that
  * connection when the run closes or unmounts. Nested roots inherit the follower, so one tree shares its bounds.
  */
-import {
-  type AgentClientOptions,
-  type AgentToolRuns,
+import type {
+  AgentClientOptions,
+  AgentToolRuns,
   ChildFollower,
-  type ChildFollowerOptions,
-  type FollowedChild,
+  ChildFollowerOptions,
+  FollowedChild,
 } from "@runboard/client";
 import type { AgentToolRunState, AgentToolRunsState } from "@runboard/protocol";
 import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import { warnOnce } from "../primitives/index.ts";
 
 /** The runs an open run's child dispatched, read from a connection to the child. */
 export interface NestedRuns {
@@ -26,14 +27,38 @@ export interface NestedRuns {
 /** Where a root follows from: its `follow` address, or the child its parent root follows. */
 export type FollowFrom = AgentClientOptions | FollowedChild;
 
-/** The follower of a tree of roots: the parent root's, else one of its own made with `options`. */
+/**
+ * The follower of a tree of roots: the parent root's, else one of its own made with `options`. Its code (a
+ * connection to the child, a parser, a runs store) is loaded when a root first wants to follow, so a root that
+ * never follows does not bring it into the app's bundle; until it has loaded, the root shows the run without
+ * its child's runs.
+ */
 export function useFollower(
   inherited: ChildFollower | null | undefined,
   options: ChildFollowerOptions | undefined,
   wanted: boolean,
 ): ChildFollower | null {
-  // Made once, and only by a root that follows: it holds no IO until it follows.
-  const [own] = useState(() => (wanted && !inherited ? new ChildFollower(options) : null));
+  // Made once, and only by a root that follows: it holds no IO until it follows. `options` are read once.
+  const [own, setOwn] = useState<ChildFollower | null>(null);
+  const load = wanted && !inherited && own === null;
+  const [initial] = useState(() => options);
+  useEffect(() => {
+    if (!load) return;
+    let live = true;
+    import("./child-follower.ts").then(
+      ({ ChildFollower }) => {
+        if (live) setOwn((made) => made ?? new ChildFollower(initial));
+      },
+      (error: unknown) =>
+        warnOnce(
+          "AgentToolRun.follow:load",
+          `AgentToolRun.Root could not load the code that follows a child run (${String(error)}); the run shows without its child's runs.`,
+        ),
+    );
+    return () => {
+      live = false;
+    };
+  }, [load, initial]);
   return inherited ?? own;
 }
 
