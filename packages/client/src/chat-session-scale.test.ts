@@ -100,7 +100,8 @@ describe("a long transcript", () => {
       getInitialMessages: null,
       resume: false,
       throttleMs: 0,
-      onFinish: ({ message }) => finished.push(message?.id),
+      // Another tab's turns end with onTurnEnd (onFinish is only for this tab's own responses, as upstream).
+      onTurnEnd: ({ requestId }) => finished.push(requestId),
     });
     const published: boolean[] = [];
     chat.subscribe(() => published.push(chat.getSnapshot().isServerStreaming));
@@ -117,9 +118,9 @@ describe("a long transcript", () => {
     }
     // Every frame published a snapshot that knew another tab was streaming (its prompt looked up each time).
     expect(published.filter(Boolean).length).toBeGreaterThanOrEqual(5 * 6);
-    expect(finished).toEqual(["a0", "a1", "a2", "a3", "a4"]);
+    expect(finished).toEqual(["t0", "t1", "t2", "t3", "t4"]);
     expect(chat.getSnapshot().messages.slice(-2).map(textOf)).toEqual(["turn 3", "turn 4"]);
-    // Reading back to the last user message, or finding the finished message by id, read all 3,000 per frame.
+    // Reading back to the last user message, or finding a turn's message by id, read all 3,000 per frame.
     expect(history.reads()).toBeLessThan(100);
     chat.dispose();
   });
